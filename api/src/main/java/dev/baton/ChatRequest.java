@@ -1,0 +1,253 @@
+package dev.baton;
+
+import dev.baton.exception.RequestRejectedException;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+
+import java.io.StringReader;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A chat request with OpenAI chat-completions semantics.
+ *
+ * <p>The body is kept as JSON so that fields Baton does not know (new provider parameters land
+ * often) reach OpenAI-compatible targets untouched; only {@code model} is rewritten per target.
+ * The gateway-private field {@code fallbacks} is taken out of the body. The deadline and the
+ * caller's retry count travel beside the body, never to a provider.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class ChatRequest {
+
+    /** Body fields that belong to Baton and are never sent to a provider. */
+    public static final String FALLBACKS = "fallbacks";
+
+    private final JsonObject body;
+    private final List<String> fallbacks;
+    private final Duration timeout;
+    private final int callerRetryCount;
+
+    private ChatRequest(JsonObject body, List<String> fallbacks, Duration timeout, int callerRetryCount) {
+        this.body = Objects.requireNonNull(body, "body");
+        this.fallbacks = List.copyOf(fallbacks);
+        if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
+            throw new IllegalArgumentException("timeout must be > 0 but was " + timeout);
+        }
+        if (callerRetryCount < 0) {
+            throw new IllegalArgumentException("callerRetryCount must be >= 0 but was " + callerRetryCount);
+        }
+        this.timeout = timeout;
+        this.callerRetryCount = callerRetryCount;
+    }
+
+    /**
+     * Reads an OpenAI chat-completions body. Only the shape of {@code fallbacks} is checked here;
+     * the rest is validated when the request is admitted.
+     *
+     * @throws RequestRejectedException when {@code fallbacks} is not an array of strings
+     */
+    public static ChatRequest fromJson(JsonObject json) {
+        Objects.requireNonNull(json, "json");
+        List<String> fallbacks = new ArrayList<>();
+        JsonValue value = json.get(FALLBACKS);
+        if (value != null && value != JsonValue.NULL) {
+            if (value.getValueType() != JsonValue.ValueType.ARRAY) {
+                throw RequestRejectedException.invalidRequest("fallbacks must be an array of model names", FALLBACKS);
+            }
+            JsonArray array = value.asJsonArray();
+            for (int i = 0; i < array.size(); i++) {
+                if (!(array.get(i) instanceof JsonString s)) {
+                    throw RequestRejectedException.invalidRequest(
+                            "fallbacks[" + i + "] must be a string", FALLBACKS + "[" + i + "]");
+                }
+                fallbacks.add(s.getString());
+            }
+        }
+        JsonObject body = json.containsKey(FALLBACKS)
+                ? Json.createObjectBuilder(json).remove(FALLBACKS).build()
+                : json;
+        return new ChatRequest(body, fallbacks, null, 0);
+    }
+
+    /**
+     * Parses a JSON text.
+     *
+     * @throws RequestRejectedException when the text is not a JSON object
+     */
+    public static ChatRequest fromJson(String json) {
+        try (var reader = Json.createReader(new StringReader(json))) {
+            return fromJson(reader.readObject());
+        } catch (JsonException | IllegalStateException e) {
+            throw RequestRejectedException.invalidRequest("the request body is not a JSON object", null);
+        }
+    }
+
+    /** A one-message request: {@code {"model": model, "messages": [{"role": "user", "content": text}]}}. */
+    public static ChatRequest of(String model, String userMessage) {
+        return builder().model(model).message("user", userMessage).build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The model or route the caller named, or {@code null} when the body has none. */
+    public String model() {
+        JsonValue model = body.get("model");
+        return model instanceof JsonString s ? s.getString() : null;
+    }
+
+    /** Whether the caller asked for a stream ({@code "stream": true}). */
+    public boolean stream() {
+        return body.get("stream") == JsonValue.TRUE;
+    }
+
+    /** The provider-bound body: everything the caller sent except Baton's own fields. */
+    public JsonObject body() {
+        return body;
+    }
+
+    /** The models to try, in order, once every connection of the requested model has failed. */
+    public List<String> fallbacks() {
+        return fallbacks;
+    }
+
+    /** The caller's own deadline for the whole request, if it gave one. */
+    public Optional<Duration> timeout() {
+        return Optional.ofNullable(timeout);
+    }
+
+    /**
+     * How many times the caller says it already retried this request (an SDK's
+     * {@code X-Stainless-Retry-Count}); a non-zero count is charged to the retry budget.
+     */
+    public int callerRetryCount() {
+        return callerRetryCount;
+    }
+
+    public ChatRequest withBody(JsonObject newBody) {
+        return new ChatRequest(newBody, fallbacks, timeout, callerRetryCount);
+    }
+
+    public ChatRequest withStream(boolean stream) {
+        return withBody(Json.createObjectBuilder(body).add("stream", stream).build());
+    }
+
+    public ChatRequest withTimeout(Duration newTimeout) {
+        return new ChatRequest(body, fallbacks, newTimeout, callerRetryCount);
+    }
+
+    public ChatRequest withCallerRetryCount(int count) {
+        return new ChatRequest(body, fallbacks, timeout, count);
+    }
+
+    public ChatRequest withFallbacks(List<String> newFallbacks) {
+        return new ChatRequest(body, newFallbacks, timeout, callerRetryCount);
+    }
+
+    /** The body as OpenAI-compatible JSON, with {@code fallbacks} put back when present. */
+    public JsonObject toJson() {
+        if (fallbacks.isEmpty()) {
+            return body;
+        }
+        JsonArrayBuilder array = Json.createArrayBuilder();
+        fallbacks.forEach(array::add);
+        return Json.createObjectBuilder(body).add(FALLBACKS, array).build();
+    }
+
+    @Override
+    public String toString() {
+        // Never the messages: prompts stay out of logs.
+        return "ChatRequest[model=" + model() + ", stream=" + stream() + ", messages="
+                + (body.get("messages") instanceof JsonArray a ? a.size() : 0) + ", fallbacks=" + fallbacks + "]";
+    }
+
+    /** Builds a request; {@link #build()} copies, so a builder can be reused. */
+    public static final class Builder {
+        private final JsonObjectBuilder body = Json.createObjectBuilder();
+        private final JsonArrayBuilder messages = Json.createArrayBuilder();
+        private final List<String> fallbacks = new ArrayList<>();
+        private Duration timeout;
+
+        private Builder() {
+        }
+
+        public Builder model(String model) {
+            body.add("model", model);
+            return this;
+        }
+
+        public Builder message(String role, String content) {
+            messages.add(Json.createObjectBuilder().add("role", role).add("content", content));
+            return this;
+        }
+
+        /** A message of any shape (content parts, tool calls, tool results). */
+        public Builder message(JsonObject message) {
+            messages.add(message);
+            return this;
+        }
+
+        public Builder stream(boolean stream) {
+            body.add("stream", stream);
+            return this;
+        }
+
+        /** Any other chat-completions parameter, passed through as given. */
+        public Builder param(String name, JsonValue value) {
+            body.add(name, value);
+            return this;
+        }
+
+        public Builder param(String name, String value) {
+            body.add(name, value);
+            return this;
+        }
+
+        public Builder param(String name, double value) {
+            body.add(name, value);
+            return this;
+        }
+
+        public Builder param(String name, long value) {
+            body.add(name, value);
+            return this;
+        }
+
+        public Builder param(String name, boolean value) {
+            body.add(name, value);
+            return this;
+        }
+
+        public Builder fallbacks(String... models) {
+            fallbacks.addAll(List.of(models));
+            return this;
+        }
+
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            return this;
+        }
+
+        public ChatRequest build() {
+            JsonObject built = body.build();
+            JsonObjectBuilder copy = Json.createObjectBuilder(built);
+            JsonArray builtMessages = messages.build();
+            copy.add("messages", builtMessages);
+            // JsonObjectBuilder.build() resets the builder; put the state back so it can be reused.
+            body.addAll(Json.createObjectBuilder(built));
+            builtMessages.forEach(messages::add);
+            return new ChatRequest(copy.build(), fallbacks, timeout, 0);
+        }
+    }
+}

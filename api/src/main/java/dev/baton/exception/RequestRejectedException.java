@@ -1,0 +1,47 @@
+package dev.baton.exception;
+
+import java.util.List;
+
+/**
+ * Baton refused the request itself, before calling any provider: bad body, unknown model, route
+ * or fallback, a caller not allowed. Never retryable, never failed over.
+ */
+public final class RequestRejectedException extends FailoverException {
+
+    private RequestRejectedException(String message, int status, String type, String code, String param) {
+        super(message, status, type, code, param, null, false, null);
+    }
+
+    /** 400: the body is not a valid chat request; {@code param} names the field, or {@code null}. */
+    public static RequestRejectedException invalidRequest(String message, String param) {
+        return new RequestRejectedException(message, 400, "invalid_request_error", "invalid_request", param);
+    }
+
+    /** 400: entries of {@code fallbacks} that name no configured model, one message per entry. */
+    public static RequestRejectedException unknownFallbacks(List<String> problems) {
+        return new RequestRejectedException(String.join(" ", problems), 400, "invalid_request_error",
+                "unknown_fallback_model", "fallbacks");
+    }
+
+    /** 404: {@code model} names neither a route nor a model any connection serves. */
+    public static RequestRejectedException unknownModel(String model) {
+        return new RequestRejectedException("The model `" + model + "` is not a route or a model any configured "
+                + "connection serves.", 404, "invalid_request_error", "model_not_found", "model");
+    }
+
+    /** 413: the body, or a part of it, is larger than the configured limit. */
+    public static RequestRejectedException tooLarge(String message) {
+        return new RequestRejectedException(message, 413, "invalid_request_error", "request_too_large", null);
+    }
+
+    /** 401: the caller's gateway key is missing or wrong. */
+    public static RequestRejectedException unauthorized(String message) {
+        return new RequestRejectedException(message, 401, "authentication_error", "invalid_api_key", null);
+    }
+
+    /** 403: the caller may not use this model or route. */
+    public static RequestRejectedException modelNotAllowed(String model) {
+        return new RequestRejectedException("This key may not use the model `" + model + "`.", 403,
+                "permission_error", "model_not_allowed", "model");
+    }
+}

@@ -1,0 +1,2 @@
+/** The failures a caller of {@link dev.baton.FailoverChatService} sees. Stable. */
+package dev.baton.exception;

@@ -1,0 +1,17 @@
+package dev.baton.spi;
+
+import dev.baton.record.RequestRecord;
+
+import java.util.Optional;
+
+/**
+ * Keeps request records. The default is a bounded in-memory store. Implementations must be
+ * thread-safe; {@link #save} is called once per request, off the caller's critical path when the
+ * implementation can manage it, and must not throw for a full store (drop and count instead).
+ */
+public interface RecordStore {
+
+    void save(RequestRecord record);
+
+    Optional<RequestRecord> find(String id);
+}
