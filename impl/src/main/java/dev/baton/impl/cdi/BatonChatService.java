@@ -1,0 +1,98 @@
+package dev.baton.impl.cdi;
+
+import dev.baton.ChatChunk;
+import dev.baton.ChatRequest;
+import dev.baton.ChatResponse;
+import dev.baton.FailoverChatService;
+import dev.baton.exception.FailoverException;
+import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.ConnectionConfig;
+import dev.baton.impl.engine.FailoverEngine;
+import dev.baton.impl.engine.Redactor;
+import dev.baton.impl.health.LoggingHealthListener;
+import dev.baton.impl.openai.OpenAiAdapter;
+import dev.baton.impl.record.InMemoryRecordStore;
+import dev.baton.record.RequestRecord;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.net.http.HttpClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+
+/** The {@link FailoverChatService} bean: one engine per application. */
+@ApplicationScoped
+public class BatonChatService implements FailoverChatService {
+
+    static final Set<String> PROVIDERS = Set.of(OpenAiAdapter.ID);
+
+    @Inject
+    BatonExtension extension;
+
+    private FailoverEngine engine;
+
+    @PostConstruct
+    void start() {
+        BatonConfig config = extension.config();
+        HttpClient client = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NEVER) // a redirect could carry the key to another host
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
+        Redactor redactor = new Redactor(config.connections().stream().map(ConnectionConfig::apiKey).toList());
+        engine = new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor)),
+                new InMemoryRecordStore(config.recordCapacity()), Clock.systemUTC(), new LoggingHealthListener());
+    }
+
+    @PreDestroy
+    void stop() {
+        engine.close();
+    }
+
+    @Override
+    public ChatResponse complete(ChatRequest request) {
+        try {
+            return engine.complete(request).get();
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CompletionException("interrupted while waiting for " + request.model(), e);
+        }
+    }
+
+    @Override
+    public CompletionStage<ChatResponse> completeAsync(ChatRequest request) {
+        return engine.complete(request);
+    }
+
+    @Override
+    public Flow.Publisher<ChatChunk> stream(ChatRequest request) {
+        return engine.stream(request);
+    }
+
+    @Override
+    public Optional<RequestRecord> findRecord(String requestId) {
+        return engine.findRecord(requestId);
+    }
+
+    /** The engine, for the endpoint and operators' views. */
+    public FailoverEngine engine() {
+        return engine;
+    }
+
+    private static RuntimeException rethrow(Throwable cause) {
+        if (cause instanceof FailoverException e) {
+            return e;
+        }
+        return cause instanceof RuntimeException e ? e : new CompletionException(cause);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.baton.impl.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything Baton reads from MicroProfile Config, read once at startup. Immutable.
+ *
+ * @param connections        every connection, in configured order
+ * @param routes             every route by name
+ * @param defaults           the policy for requests that name a model instead of a route
+ * @param retryBudget        the process-wide retry budget
+ * @param recordCapacity     how many records the in-memory store keeps
+ * @param maxResponseBytes   the largest upstream response body accepted
+ * @param maxStreamDuration  the longest a stream may run after its commit point
+ */
+public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteConfig> routes, RoutePolicy defaults,
+                          RetryBudgetConfig retryBudget, int recordCapacity, long maxResponseBytes,
+                          Duration maxStreamDuration) {
+
+    /** At most this many entries in a request's {@code fallbacks}. */
+    public static final int MAX_FALLBACKS = 5;
+
+    public BatonConfig {
+        connections = List.copyOf(connections);
+        routes = Map.copyOf(routes);
+    }
+
+    public Optional<ConnectionConfig> connection(String name) {
+        return connections.stream().filter(c -> c.name().equals(name)).findFirst();
+    }
+
+    /** The connections that serve {@code model}, in configured order. */
+    public List<ConnectionConfig> servingModel(String model) {
+        return connections.stream().filter(c -> c.models().contains(model)).toList();
+    }
+
+    /**
+     * The retry budget: retries within the last {@code window} may not exceed
+     * {@code percent}% of requests in it plus {@code minPerSecond}·window.
+     */
+    public record RetryBudgetConfig(int percent, int minPerSecond, Duration window) {
+        public static final RetryBudgetConfig DEFAULT = new RetryBudgetConfig(10, 5, Duration.ofSeconds(10));
+    }
+}

@@ -1,0 +1,389 @@
+package dev.baton.impl.config;
+
+import dev.baton.FailureAction;
+import dev.baton.FailureKind;
+import dev.baton.exception.FailoverDefinitionException;
+import org.eclipse.microprofile.config.Config;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Reads every {@code baton.*} key once into a {@link BatonConfig}. Every problem found is
+ * collected and reported together in one {@link FailoverDefinitionException}, each naming the key,
+ * the bad value (never for {@code api-key}) and the config source it came from.
+ *
+ * <p>The key reference is {@code docs/configuration.md}. One instance per load; not thread-safe.
+ */
+public final class ConfigLoader {
+
+    static final String CONNECTIONS = "baton.connections";
+    static final String ROUTES = "baton.routes";
+    static final String DEFAULTS = "baton.defaults";
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
+    private static final Set<String> CONNECTION_KEYS = Set.of("provider", "base-url", "api-key", "models",
+            "eject-after", "eject-after-credential", "cool-off", "max-cool-off");
+    private static final Set<String> POLICY_KEYS = Set.of("deadline", "attempt-timeout", "first-token-timeout",
+            "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max");
+    private static final Set<String> GLOBAL_KEYS = Set.of("baton.retry-budget.percent",
+            "baton.retry-budget.min-per-second", "baton.retry-budget.window", "baton.records.capacity",
+            "baton.limits.max-response-bytes", "baton.limits.max-stream-duration");
+    /** Kinds whose action may be {@code retry}: only failures a second try on the same target can cure. */
+    private static final Set<FailureKind> RETRYABLE_KINDS = Set.of(FailureKind.CONNECTION, FailureKind.SERVER_ERROR,
+            FailureKind.RATE_LIMIT);
+    private static final Map<String, String> DEFAULT_BASE_URLS = Map.of("openai", "https://api.openai.com/v1");
+
+    private final Config config;
+    private final Set<String> providers;
+    private final List<String> problems = new ArrayList<>();
+
+    private ConfigLoader(Config config, Set<String> providers) {
+        this.config = config;
+        this.providers = providers;
+    }
+
+    /**
+     * @param providers the adapter ids available, for validating {@code provider} keys
+     * @throws FailoverDefinitionException listing every problem found
+     */
+    public static BatonConfig load(Config config, Set<String> providers) {
+        return new ConfigLoader(config, Set.copyOf(providers)).load();
+    }
+
+    private BatonConfig load() {
+        Set<String> keys = new TreeSet<>();
+        for (String name : config.getPropertyNames()) {
+            if (name.startsWith("baton.")) {
+                keys.add(name);
+            }
+        }
+        checkKnownKeys(keys);
+        List<ConnectionConfig> connections = new ArrayList<>();
+        for (String name : names(CONNECTIONS, keys)) {
+            connection(name).ifPresent(connections::add);
+        }
+        RoutePolicy defaults = policy(DEFAULTS, RoutePolicy.DEFAULT);
+        Map<String, RouteConfig> routes = new LinkedHashMap<>();
+        for (String name : names(ROUTES, keys)) {
+            route(name, connections, defaults).ifPresent(r -> routes.put(name, r));
+        }
+        var budget = new BatonConfig.RetryBudgetConfig(
+                integer("baton.retry-budget.percent", 10, 0, 100),
+                integer("baton.retry-budget.min-per-second", 5, 0, 10_000),
+                duration("baton.retry-budget.window", Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(60)));
+        int capacity = integer("baton.records.capacity", 1000, 1, 1_000_000);
+        long maxResponse = integer("baton.limits.max-response-bytes", 8 * 1024 * 1024, 1024, Integer.MAX_VALUE);
+        Duration maxStream = duration("baton.limits.max-stream-duration", Duration.ofMinutes(10),
+                Duration.ofSeconds(1), Duration.ofHours(24));
+        if (!problems.isEmpty()) {
+            throw new FailoverDefinitionException("Baton configuration is invalid:\n  - " + String.join("\n  - ", problems));
+        }
+        return new BatonConfig(connections, routes, defaults, budget, capacity, maxResponse, maxStream);
+    }
+
+    /** A misspelt key is a silent default waiting to happen: refuse every key Baton does not read. */
+    private void checkKnownKeys(Set<String> keys) {
+        for (String key : keys) {
+            if (key.equals(CONNECTIONS) || key.equals(ROUTES) || GLOBAL_KEYS.contains(key)
+                    || key.startsWith("baton.endpoint.")) {
+                continue;
+            }
+            String[] parts = key.split("\\.", 4);
+            boolean known = switch (parts[1]) {
+                case "connections" -> parts.length == 4 && (CONNECTION_KEYS.contains(parts[3])
+                        || parts[3].startsWith("headers.") && parts[3].length() > "headers.".length());
+                case "routes" -> parts.length == 4 && (parts[3].equals("targets") || policyKey(parts[3]));
+                case "defaults" -> parts.length >= 3 && policyKey(key.substring(DEFAULTS.length() + 1));
+                default -> false;
+            };
+            if (!known) {
+                problems.add(key + ": unknown key (see docs/configuration.md for the keys Baton reads)" + source(key));
+            }
+        }
+    }
+
+    private static boolean policyKey(String key) {
+        return POLICY_KEYS.contains(key) || key.startsWith("on.");
+    }
+
+    /** Names from the explicit list {@code prefix} when given, else discovered from keys, sorted. */
+    private List<String> names(String prefix, Set<String> keys) {
+        Optional<String> explicit = config.getOptionalValue(prefix, String.class);
+        Set<String> found = new TreeSet<>();
+        if (explicit.isPresent()) {
+            found.addAll(list(explicit.get()));
+        } else {
+            for (String key : keys) {
+                if (key.startsWith(prefix + ".")) {
+                    found.add(key.substring(prefix.length() + 1).split("\\.", 2)[0]);
+                }
+            }
+        }
+        List<String> names = new ArrayList<>();
+        List<String> order = explicit.map(ConfigLoader::list).orElse(List.copyOf(found));
+        for (String name : order) {
+            if (!NAME.matcher(name).matches()) {
+                problems.add(prefix + ": the name '" + name + "' may only contain letters, digits, '-' and '_'");
+            } else if (!names.contains(name)) {
+                names.add(name);
+            }
+        }
+        return names;
+    }
+
+    private Optional<ConnectionConfig> connection(String name) {
+        String p = CONNECTIONS + "." + name + ".";
+        int before = problems.size();
+        String provider = required(p + "provider");
+        if (provider != null && !providers.contains(provider)) {
+            problems.add(p + "provider: '" + provider + "' is not a known provider; expected one of "
+                    + new TreeSet<>(providers) + source(p + "provider"));
+        }
+        String defaultBase = provider == null ? null : DEFAULT_BASE_URLS.get(provider);
+        String base = string(p + "base-url").orElse(defaultBase);
+        URI baseUrl = null;
+        if (base == null) {
+            problems.add(p + "base-url: required for provider '" + provider + "'");
+        } else {
+            baseUrl = baseUrl(p + "base-url", base);
+        }
+        String apiKey = secret(p + "api-key");
+        if (apiKey == null && baseUrl != null && !isLoopback(baseUrl)) {
+            problems.add(p + "api-key: required (only a loopback base-url may go without a key)");
+        }
+        List<String> models = string(p + "models").map(ConfigLoader::list).orElse(List.of());
+        if (models.isEmpty()) {
+            problems.add(p + "models: required, a comma-separated list of the models this connection serves");
+        }
+        Map<String, String> headers = new TreeMap<>();
+        for (String key : config.getPropertyNames()) {
+            if (key.startsWith(p + "headers.")) {
+                String header = key.substring((p + "headers.").length());
+                String value = string(key).orElse("");
+                if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0 || value.indexOf('\0') >= 0) {
+                    problems.add(key + ": a header value may not contain CR, LF or NUL" + source(key));
+                } else {
+                    headers.put(header, value);
+                }
+            }
+        }
+        HealthPolicy d = HealthPolicy.DEFAULT;
+        HealthPolicy health = new HealthPolicy(
+                integer(p + "eject-after", d.ejectAfter(), 1, 1000),
+                integer(p + "eject-after-credential", d.ejectAfterCredential(), 1, 1000),
+                duration(p + "cool-off", d.coolOff(), Duration.ofMillis(1), Duration.ofHours(24)),
+                duration(p + "max-cool-off", d.maxCoolOff(), Duration.ofMillis(1), Duration.ofHours(24)));
+        if (health.maxCoolOff().compareTo(health.coolOff()) < 0) {
+            problems.add(p + "max-cool-off: must be >= cool-off (" + Durations.format(health.coolOff())
+                    + ") but was " + Durations.format(health.maxCoolOff()) + source(p + "max-cool-off"));
+        }
+        if (problems.size() > before) {
+            return Optional.empty();
+        }
+        return Optional.of(new ConnectionConfig(name, provider, baseUrl, apiKey == null ? "" : apiKey, models,
+                headers, health));
+    }
+
+    private Optional<RouteConfig> route(String name, List<ConnectionConfig> connections, RoutePolicy defaults) {
+        String key = ROUTES + "." + name + ".targets";
+        List<TargetRef> targets = new ArrayList<>();
+        String value = required(key);
+        for (String entry : value == null ? List.<String>of() : list(value)) {
+            int slash = entry.indexOf('/');
+            if (slash <= 0 || slash == entry.length() - 1) {
+                problems.add(key + ": '" + entry + "' must be written connection/model" + source(key));
+                continue;
+            }
+            TargetRef ref = new TargetRef(entry.substring(0, slash), entry.substring(slash + 1));
+            Optional<ConnectionConfig> connection = connections.stream()
+                    .filter(c -> c.name().equals(ref.connection())).findFirst();
+            if (connection.isEmpty()) {
+                problems.add(key + ": '" + entry + "' names the connection '" + ref.connection()
+                        + "', which is not configured (or is invalid)" + source(key));
+            } else if (!connection.get().models().contains(ref.model())) {
+                problems.add(key + ": '" + entry + "' names the model '" + ref.model() + "', which is not in "
+                        + CONNECTIONS + "." + ref.connection() + ".models " + connection.get().models() + source(key));
+            } else if (targets.contains(ref)) {
+                problems.add(key + ": '" + entry + "' is listed twice" + source(key));
+            } else {
+                targets.add(ref);
+            }
+        }
+        RoutePolicy policy = policy(ROUTES + "." + name, defaults);
+        return value == null || targets.isEmpty() ? Optional.empty() : Optional.of(new RouteConfig(name, targets, policy));
+    }
+
+    private RoutePolicy policy(String prefix, RoutePolicy base) {
+        String p = prefix + ".";
+        Duration max = Duration.ofHours(1);
+        Duration deadline = duration(p + "deadline", base.deadline(), Duration.ofMillis(1), max);
+        Duration attempt = duration(p + "attempt-timeout", base.attemptTimeout(), Duration.ofMillis(1), max);
+        Duration firstToken = duration(p + "first-token-timeout", base.firstTokenTimeout(), Duration.ofMillis(1), max);
+        Duration idle = duration(p + "stream-idle-timeout", base.streamIdleTimeout(), Duration.ofMillis(1), max);
+        int retries = integer(p + "same-target-retries", base.sameTargetRetries(), 0, 3);
+        Duration backoff = duration(p + "retry-backoff", base.retryBackoff(), Duration.ZERO, Duration.ofMinutes(1));
+        Duration backoffMax = duration(p + "retry-backoff-max", base.retryBackoffMax(), Duration.ZERO, Duration.ofMinutes(5));
+        Map<FailureKind, FailureAction> actions = new EnumMap<>(base.actions());
+        for (FailureKind kind : FailureKind.values()) {
+            String key = p + "on." + kind.wireName();
+            Optional<String> raw = string(key);
+            if (raw.isEmpty()) {
+                continue;
+            }
+            FailureAction action = enumValue(key, raw.get(), FailureAction.class);
+            if (action == FailureAction.RETRY && !RETRYABLE_KINDS.contains(kind)) {
+                problems.add(key + ": '" + raw.get() + "' is not allowed: a " + kind.wireName()
+                        + " failure is never retried on the same target; use failover or stop" + source(key));
+            } else if (action != null) {
+                actions.put(kind, action);
+            }
+        }
+        for (String key : config.getPropertyNames()) {
+            if (key.startsWith(p + "on.")) {
+                String kind = key.substring((p + "on.").length());
+                if (Arrays.stream(FailureKind.values()).noneMatch(k -> k.wireName().equals(kind))) {
+                    problems.add(key + ": '" + kind + "' is not a failure kind; expected one of "
+                            + Arrays.stream(FailureKind.values()).map(FailureKind::wireName).toList() + source(key));
+                }
+            }
+        }
+        return new RoutePolicy(deadline, attempt, firstToken, idle, retries, backoff, backoffMax, actions);
+    }
+
+    private URI baseUrl(String key, String value) {
+        try {
+            URI uri = new URI(value.endsWith("/") ? value.substring(0, value.length() - 1) : value);
+            if (uri.getHost() == null || uri.getScheme() == null) {
+                problems.add(key + ": '" + value + "' is not an absolute URL" + source(key));
+                return null;
+            }
+            if (uri.getUserInfo() != null || uri.getQuery() != null) {
+                problems.add(key + ": '" + uri.getHost() + "' must not carry user info or a query (keys belong in api-key)"
+                        + source(key));
+                return null;
+            }
+            boolean https = "https".equalsIgnoreCase(uri.getScheme());
+            if (!https && !("http".equalsIgnoreCase(uri.getScheme()) && isLoopback(uri))) {
+                problems.add(key + ": '" + value + "' must use https (plain http is allowed only for loopback hosts)"
+                        + source(key));
+                return null;
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            problems.add(key + ": '" + value + "' is not a URL (" + e.getReason() + ")" + source(key));
+            return null;
+        }
+    }
+
+    static boolean isLoopback(URI uri) {
+        String host = uri.getHost();
+        return host != null && (host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]")
+                || host.equals("::1"));
+    }
+
+    private String required(String key) {
+        Optional<String> value = string(key);
+        if (value.isEmpty()) {
+            problems.add(key + ": required");
+            return null;
+        }
+        return value.get();
+    }
+
+    private Optional<String> string(String key) {
+        return read(key, Function.identity());
+    }
+
+    /** Like {@link #string} but a failure never shows the value. */
+    private String secret(String key) {
+        try {
+            return config.getOptionalValue(key, String.class).map(String::strip).filter(s -> !s.isEmpty()).orElse(null);
+        } catch (RuntimeException e) {
+            problems.add(key + ": cannot be read (is the environment variable it refers to set?)" + source(key));
+            return null;
+        }
+    }
+
+    private int integer(String key, int defaultValue, int min, int max) {
+        return read(key, raw -> {
+            int value;
+            try {
+                value = Integer.parseInt(raw.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + raw + "' is not a whole number");
+            }
+            if (value < min || value > max) {
+                throw new IllegalArgumentException("must be between " + min + " and " + max + " but was " + value);
+            }
+            return value;
+        }).orElse(defaultValue);
+    }
+
+    private Duration duration(String key, Duration defaultValue, Duration min, Duration max) {
+        return read(key, raw -> {
+            Duration value = Durations.parse(raw);
+            if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+                throw new IllegalArgumentException("must be between " + Durations.format(min) + " and "
+                        + Durations.format(max) + " but was " + raw.strip());
+            }
+            return value;
+        }).orElse(defaultValue);
+    }
+
+    private <E extends Enum<E>> E enumValue(String key, String raw, Class<E> type) {
+        try {
+            return Enum.valueOf(type, raw.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            problems.add(key + ": '" + raw + "' is not one of " + Arrays.stream(type.getEnumConstants())
+                    .map(c -> c.name().toLowerCase(Locale.ROOT)).toList() + source(key));
+            return null;
+        }
+    }
+
+    private <T> Optional<T> read(String key, Function<String, T> parse) {
+        Optional<String> raw;
+        try {
+            raw = config.getOptionalValue(key, String.class).map(String::strip).filter(s -> !s.isEmpty());
+        } catch (RuntimeException e) {
+            problems.add(key + ": cannot be read: " + e.getMessage() + source(key));
+            return Optional.empty();
+        }
+        if (raw.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(parse.apply(raw.get()));
+        } catch (IllegalArgumentException e) {
+            problems.add(key + ": " + e.getMessage() + source(key));
+            return Optional.empty();
+        }
+    }
+
+    private String source(String key) {
+        try {
+            String source = config.getConfigValue(key).getSourceName();
+            return source == null ? "" : " (from " + source + ")";
+        } catch (RuntimeException e) {
+            return "";
+        }
+    }
+
+    private static List<String> list(String value) {
+        return Arrays.stream(value.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+}

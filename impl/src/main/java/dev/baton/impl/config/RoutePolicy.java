@@ -1,0 +1,52 @@
+package dev.baton.impl.config;
+
+import dev.baton.FailureAction;
+import dev.baton.FailureKind;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * How a route spends its time and attempts.
+ *
+ * @param deadline          the whole request, every attempt and wait included (default 60 s)
+ * @param attemptTimeout    one attempt, cut to what is left of the deadline (default 30 s)
+ * @param firstTokenTimeout a stream's first output event, from the attempt's start (default 10 s)
+ * @param streamIdleTimeout the longest silence between stream events (default 30 s)
+ * @param sameTargetRetries retries on the same target for kinds whose action is {@code retry}, 0–3 (default 1)
+ * @param retryBackoff      the full-jitter base: retry n waits random(0, min(max, base·2ⁿ)) (default 200 ms)
+ * @param retryBackoffMax   the full-jitter cap (default 2 s)
+ * @param actions           the action for every failure kind
+ */
+public record RoutePolicy(Duration deadline, Duration attemptTimeout, Duration firstTokenTimeout,
+                          Duration streamIdleTimeout, int sameTargetRetries, Duration retryBackoff,
+                          Duration retryBackoffMax, Map<FailureKind, FailureAction> actions) {
+
+    public static final RoutePolicy DEFAULT = new RoutePolicy(Duration.ofSeconds(60), Duration.ofSeconds(30),
+            Duration.ofSeconds(10), Duration.ofSeconds(30), 1, Duration.ofMillis(200), Duration.ofSeconds(2),
+            defaultActions());
+
+    public RoutePolicy {
+        actions = Map.copyOf(actions);
+    }
+
+    public FailureAction action(FailureKind kind) {
+        return actions.get(kind);
+    }
+
+    /** The failure table of {@code docs/design.md}. */
+    public static Map<FailureKind, FailureAction> defaultActions() {
+        Map<FailureKind, FailureAction> actions = new EnumMap<>(FailureKind.class);
+        actions.put(FailureKind.CONNECTION, FailureAction.RETRY);
+        actions.put(FailureKind.TIMEOUT, FailureAction.FAILOVER);
+        actions.put(FailureKind.RATE_LIMIT, FailureAction.FAILOVER);
+        actions.put(FailureKind.SPEND_LIMIT, FailureAction.STOP);
+        actions.put(FailureKind.SERVER_ERROR, FailureAction.RETRY);
+        actions.put(FailureKind.CREDENTIAL, FailureAction.FAILOVER);
+        actions.put(FailureKind.MODERATION, FailureAction.STOP);
+        actions.put(FailureKind.INVALID_REQUEST, FailureAction.FAILOVER);
+        actions.put(FailureKind.MODEL_NOT_SERVED, FailureAction.FAILOVER);
+        return actions;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.baton.impl.engine;
+
+import dev.baton.FailureAction;
+import dev.baton.FailureKind;
+import dev.baton.impl.health.ConnectionHealth;
+
+import java.time.Duration;
+
+/**
+ * What to do after a failed attempt: the act stage's decision, as a pure function of the failure,
+ * the route's action for its kind and the time left. The retry budget is consulted by the caller
+ * only when the decision is to retry.
+ */
+record Decision(Step step, Duration delay) {
+
+    enum Step { RETRY_SAME, NEXT, STOP }
+
+    /** Shortest time worth starting an attempt with; no wait is taken that leaves less. */
+    static final Duration MIN_ATTEMPT = Duration.ofMillis(100);
+
+    static final Decision NEXT = new Decision(Step.NEXT, Duration.ZERO);
+    static final Decision STOP = new Decision(Step.STOP, Duration.ZERO);
+
+    /**
+     * @param retriesDone  same-target retries already spent on this target
+     * @param maxRetries   the route's same-target retries
+     * @param retryAfter   the provider's Retry-After, or {@code null}
+     * @param jitter       the full-jitter backoff drawn for this retry
+     * @param remaining    time left before the deadline
+     * @param othersLeft   whether other targets remain in the plan
+     */
+    static Decision afterFailure(FailureKind kind, FailureAction action, int retriesDone, int maxRetries,
+                                 Duration retryAfter, Duration jitter, Duration remaining, boolean othersLeft) {
+        if (action == FailureAction.STOP) {
+            return STOP;
+        }
+        boolean retriesLeft = retriesDone < maxRetries;
+        return switch (kind) {
+            // A busy account is asked again only when nothing else is left and its wait fits.
+            case RATE_LIMIT -> !othersLeft && retriesLeft
+                    ? retryIfFits(retryAfter == null ? ConnectionHealth.DEFAULT_PARK : retryAfter, remaining)
+                    : NEXT;
+            // Transient failures: the route's same-target retries, waiting what the provider asked or a jittered backoff.
+            case CONNECTION, SERVER_ERROR -> action == FailureAction.RETRY && retriesLeft
+                    ? retryIfFits(retryAfter == null ? jitter : retryAfter, remaining)
+                    : NEXT;
+            // Never asked twice: a silent target, an empty account, a bad key, a refusal, a model it lacks.
+            case TIMEOUT, SPEND_LIMIT, CREDENTIAL, MODERATION, INVALID_REQUEST, MODEL_NOT_SERVED -> NEXT;
+        };
+    }
+
+    private static Decision retryIfFits(Duration delay, Duration remaining) {
+        return delay.plus(MIN_ATTEMPT).compareTo(remaining) <= 0 ? new Decision(Step.RETRY_SAME, delay) : NEXT;
+    }
+}

@@ -1,0 +1,327 @@
+package dev.baton.impl.engine;
+
+import dev.baton.ChatRequest;
+import dev.baton.FailureKind;
+import dev.baton.ServedBy;
+import dev.baton.exception.FailoverException;
+import dev.baton.impl.config.Durations;
+import dev.baton.impl.health.Availability;
+import dev.baton.impl.health.ConnectionHealth;
+import dev.baton.record.AttemptRecord;
+import dev.baton.record.RequestRecord;
+import dev.baton.record.SkippedTarget;
+import dev.baton.spi.ProviderAdapter;
+import dev.baton.spi.ProviderFailure;
+import jakarta.json.JsonObject;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One request on its way through the chain: the attempt, classify, act, answer and record stages.
+ * Subclasses run an attempt in their mode (a whole answer, or a stream up to its commit point).
+ *
+ * <p>Attempts run one after another, never at once, so the loop's state is touched by one thread
+ * at a time; the hand-offs (HTTP client callbacks, the timer) order those accesses. Methods that
+ * a caller's cancel can race with are guarded by {@link #finished}.
+ */
+abstract class Execution {
+
+    private static final System.Logger LOG = System.getLogger(Execution.class.getName());
+
+    final EngineContext ctx;
+    final ChatRequest request;
+    final Resolution resolution;
+    final String id;
+    final Instant startedAt;
+    final Instant deadline;
+
+    private final Deque<Candidate> queue;
+    private final List<AttemptRecord> attempts = new ArrayList<>();
+    private final List<FinalError.Skip> skipped = new ArrayList<>();
+    private final Set<Candidate> deferred = new HashSet<>();
+    /** Connections this request learnt are unusable for it: a bad key or an empty account. */
+    private final Set<String> burnedConnections = new HashSet<>();
+    /** provider/model pairs that rejected the request as invalid: another key of the same provider would too. */
+    private final Set<String> rejectedAsInvalid = new HashSet<>();
+    private volatile boolean finished;
+    private volatile Candidate inFlight;
+    private volatile boolean inFlightIsProbe;
+
+    Execution(EngineContext ctx, ChatRequest request, Resolution resolution, String id) {
+        this.ctx = ctx;
+        this.request = request;
+        this.resolution = resolution;
+        this.id = id;
+        this.startedAt = ctx.clock().instant();
+        Duration total = request.timeout().filter(t -> t.compareTo(resolution.policy().deadline()) < 0)
+                .orElse(resolution.policy().deadline());
+        this.deadline = startedAt.plus(total);
+        this.queue = new ArrayDeque<>(Planner.order(resolution.candidates(), ctx.health()));
+    }
+
+    /** Runs one attempt; must end in exactly one call of {@link #attemptFailed} or the mode's success path. */
+    abstract void runAttempt(Candidate candidate, int retry, Duration timeout);
+
+    /** The attempt's time limit: the route's attempt timeout cut to what is left. */
+    Duration attemptTimeout() {
+        return min(resolution.policy().attemptTimeout(), remaining());
+    }
+
+    abstract void deliverFailure(FailoverException failure);
+
+    /** Stops the request for a caller that went away; aborting the attempt in flight is the mode's job. */
+    void abandon() {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        releaseProbe();
+        save(false, 499, "client_closed_request", null, false, null, null);
+    }
+
+    final void next() {
+        while (!finished) {
+            Candidate c = queue.poll();
+            if (c == null) {
+                fail(null);
+                return;
+            }
+            String sameRequestReason = ruledOut(c);
+            if (sameRequestReason != null) {
+                skip(c, sameRequestReason, null, false);
+                continue;
+            }
+            Duration left = remaining();
+            if (left.compareTo(Decision.MIN_ATTEMPT) < 0) {
+                skip(c, "the deadline left no time for it", null, false);
+                continue;
+            }
+            ConnectionHealth health = ctx.health().of(c.target().connection());
+            Availability availability = health.availability(c.target().model());
+            if (availability.usableNow()) {
+                if (health.tryAcquire()) {
+                    start(c, 0, availability.state() == Availability.State.PROBE_DUE);
+                    return;
+                }
+                skip(c, "ejected; another request is probing it", null, false);
+                continue;
+            }
+            if (availability.state() == Availability.State.PROBING) {
+                skip(c, "ejected; another request is probing it", null, false);
+                continue;
+            }
+            // Parked or ejected: try everything usable first, then wait for the earliest recovery if it fits.
+            if (!deferred.contains(c) && queue.stream().anyMatch(this::usableNow)) {
+                deferred.add(c);
+                queue.addLast(c);
+                continue;
+            }
+            boolean parked = availability.state() == Availability.State.PARKED;
+            Duration wait = Duration.between(ctx.clock().instant(), availability.until());
+            if (wait.plus(Decision.MIN_ATTEMPT).compareTo(left) <= 0) {
+                later(wait, () -> {
+                    queue.addFirst(c);
+                    next();
+                });
+                return;
+            }
+            skip(c, (parked ? "parked" : "ejected") + " for " + Durations.format(wait) + " more, past the deadline",
+                    availability.until(), parked);
+        }
+    }
+
+    private boolean usableNow(Candidate c) {
+        return ruledOut(c) == null
+                && ctx.health().of(c.target().connection()).availability(c.target().model()).usableNow();
+    }
+
+    private String ruledOut(Candidate c) {
+        if (burnedConnections.contains(c.target().connection())) {
+            return "the connection already failed this request for its credential or spend limit";
+        }
+        if (rejectedAsInvalid.contains(c.target().provider() + "/" + c.target().model())) {
+            return "the same provider already rejected this request as invalid for this model";
+        }
+        return null;
+    }
+
+    private void start(Candidate c, int retry, boolean probe) {
+        inFlight = c;
+        inFlightIsProbe = probe;
+        try {
+            runAttempt(c, retry, attemptTimeout());
+        } catch (RuntimeException e) {
+            // An adapter that throws instead of failing its future is a bug; keep the request alive.
+            LOG.log(Level.ERROR, "adapter " + c.target().provider() + " threw", e);
+            attemptFailed(c, retry, ctx.clock().instant(), System.nanoTime(), ProviderFailure.transport(
+                    FailureKind.CONNECTION, "the adapter failed: " + e.getClass().getSimpleName()), false);
+        }
+    }
+
+    /** Classify is done by the adapter; this is act: health, record, decision. */
+    final void attemptFailed(Candidate c, int retry, Instant started, long startNanos, ProviderFailure f,
+                             boolean afterCommit) {
+        inFlight = null;
+        ctx.health().of(c.target().connection()).failed(f.kind(), f.retryAfter(), c.target().model());
+        recordAttempt(c, retry, started, startNanos, f, afterCommit);
+        if (finished) {
+            return;
+        }
+        switch (f.kind()) {
+            case CREDENTIAL, SPEND_LIMIT -> burnedConnections.add(c.target().connection());
+            case INVALID_REQUEST -> rejectedAsInvalid.add(c.target().provider() + "/" + c.target().model());
+            default -> { }
+        }
+        var policy = resolution.policy();
+        Decision decision = Decision.afterFailure(f.kind(), policy.action(f.kind()), retry, policy.sameTargetRetries(),
+                f.retryAfter(), Backoff.fullJitter(policy.retryBackoff(), policy.retryBackoffMax(), retry, ctx.random()),
+                remaining(), !queue.isEmpty());
+        switch (decision.step()) {
+            case STOP -> fail(f.kind());
+            case NEXT -> next();
+            case RETRY_SAME -> {
+                if (ctx.budget().tryWithdraw()) {
+                    later(decision.delay(), () -> retry(c, retry + 1));
+                } else {
+                    LOG.log(Level.DEBUG, "{0}: retry budget spent, failing over instead of retrying {1}", id, c.name());
+                    next();
+                }
+            }
+        }
+    }
+
+    private void retry(Candidate c, int retry) {
+        if (finished) {
+            return;
+        }
+        // The failure may have ejected it (a failed probe, or the Nth failure in a row).
+        if (remaining().compareTo(Decision.MIN_ATTEMPT) < 0 || !ctx.health().of(c.target().connection()).tryAcquire()) {
+            next();
+            return;
+        }
+        start(c, retry, false);
+    }
+
+    /** A success of the attempt in flight: health and record; the mode delivers the answer. */
+    final RequestRecord succeeded(Candidate c, int retry, Instant started, long startNanos, boolean committed,
+                                  Long firstTokenMillis, JsonObject usage) {
+        inFlight = null;
+        ctx.health().of(c.target().connection()).succeeded();
+        recordAttempt(c, retry, started, startNanos, null, false);
+        finished = true;
+        return save(true, 200, null, servedBy(c), committed, firstTokenMillis, usage);
+    }
+
+    /** A stream that failed after its commit point: recorded, never retried. */
+    final RequestRecord brokenAfterCommit(Candidate c, int retry, Instant started, long startNanos, ProviderFailure f,
+                                          String code, Long firstTokenMillis) {
+        inFlight = null;
+        ctx.health().of(c.target().connection()).failed(f.kind(), f.retryAfter(), c.target().model());
+        recordAttempt(c, retry, started, startNanos, f, true);
+        finished = true;
+        return save(false, 200, code, servedBy(c), true, firstTokenMillis, null);
+    }
+
+    boolean finished() {
+        return finished;
+    }
+
+    ServedBy servedBy(Candidate c) {
+        return new ServedBy(c.target().model(), c.target().provider(), c.target().connection(), c.position(),
+                resolution.routeName());
+    }
+
+    ProviderAdapter adapter(Candidate c) {
+        return ctx.adapters().get(c.target().provider());
+    }
+
+    Duration remaining() {
+        Duration left = Duration.between(ctx.clock().instant(), deadline);
+        return left.isNegative() ? Duration.ZERO : left;
+    }
+
+    /** Milliseconds from admission to now, for first-token times. */
+    long sinceStart() {
+        return Duration.between(startedAt, ctx.clock().instant()).toMillis();
+    }
+
+    long millisSince(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    /** Runs {@code action} on the timer after {@code delay}; an unexpected failure still answers the caller. */
+    ScheduledFuture<?> later(Duration delay, Runnable action) {
+        return ctx.timer().schedule(() -> {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, id + ": internal error", e);
+                fail(null);
+            }
+        }, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+    }
+
+    private void fail(FailureKind stoppedBy) {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        queue.forEach(c -> skip(c, "not tried: the request stopped at a " + (stoppedBy == null ? "failure" : stoppedBy.wireName())
+                + " failure", null, false));
+        queue.clear();
+        Instant now = ctx.clock().instant();
+        FinalError error = FinalError.choose(attempts, skipped, stoppedBy, now);
+        String message = ctx.redactor().clean(error.message(attempts, skipped));
+        RequestRecord record = save(false, error.status(), error.code(), null, false, null, null);
+        LOG.log(Level.INFO, "{0}: no target served {1}: {2} {3}", id, request.model(), error.status(), error.code());
+        deliverFailure(error.toException(message, record));
+    }
+
+    private void skip(Candidate c, String reason, Instant until, boolean parked) {
+        skipped.add(new FinalError.Skip(c.name(), c.position(), reason, until, parked));
+    }
+
+    private void releaseProbe() {
+        Candidate c = inFlight;
+        if (c != null && inFlightIsProbe) {
+            ctx.health().of(c.target().connection()).releaseProbe();
+        }
+    }
+
+    private synchronized void recordAttempt(Candidate c, int retry, Instant started, long startNanos, ProviderFailure f,
+                                            boolean afterCommit) {
+        attempts.add(new AttemptRecord(c.name(), c.target().connection(), c.target().provider(), c.target().model(),
+                c.position(), retry, started, millisSince(startNanos), f == null ? null : f.kind(),
+                f == null ? 200 : f.httpStatus(), f == null ? null : f.type(), f == null ? null : f.code(),
+                f == null ? null : ctx.redactor().clean(f.message()), f == null ? null : f.retryAfter(), afterCommit));
+    }
+
+    private synchronized RequestRecord save(boolean ok, int status, String code, ServedBy servedBy, boolean committed,
+                                            Long firstTokenMillis, JsonObject usage) {
+        RequestRecord record = new RequestRecord(id, startedAt, ok, status, code, request.model(),
+                resolution.routeName(), servedBy, attempts,
+                skipped.stream().map(s -> new SkippedTarget(s.target(), s.position(), s.reason())).toList(),
+                request.stream(), committed, firstTokenMillis,
+                Duration.between(startedAt, ctx.clock().instant()).toMillis(), usage);
+        try {
+            ctx.store().save(record);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, id + ": the record store failed; the record is lost", e);
+        }
+        return record;
+    }
+
+    static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+}

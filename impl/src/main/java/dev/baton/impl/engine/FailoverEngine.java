@@ -1,0 +1,127 @@
+package dev.baton.impl.engine;
+
+import dev.baton.ChatChunk;
+import dev.baton.ChatRequest;
+import dev.baton.ChatResponse;
+import dev.baton.exception.FailoverException;
+import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.ConnectionConfig;
+import dev.baton.impl.health.HealthListener;
+import dev.baton.impl.health.HealthRegistry;
+import dev.baton.record.RequestRecord;
+import dev.baton.spi.ProviderAdapter;
+import dev.baton.spi.RecordStore;
+
+import java.security.SecureRandom;
+import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The failover pipeline: admit and plan ({@link Planner}), then attempt, classify, act, answer and
+ * record ({@link Execution}). Usable without CDI. Thread-safe; {@link #close()} stops its timer.
+ *
+ * <p>Threading: no thread is blocked per request. Attempts run on the HTTP client's threads;
+ * timeouts and waits run on one small timer thread, which only completes futures and starts the
+ * next attempt.
+ */
+public final class FailoverEngine implements AutoCloseable {
+
+    private static final SecureRandom IDS = new SecureRandom();
+
+    private final Planner planner;
+    private final EngineContext ctx;
+
+    public FailoverEngine(BatonConfig config, List<ProviderAdapter> adapters, RecordStore store, InstantSource clock,
+                          HealthListener listener) {
+        Map<String, ProviderAdapter> byId = new HashMap<>();
+        for (ProviderAdapter adapter : adapters) {
+            if (byId.putIfAbsent(adapter.id(), adapter) != null) {
+                throw new IllegalArgumentException("two provider adapters have the id " + adapter.id());
+            }
+        }
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = Executors.defaultThreadFactory().newThread(r);
+            t.setName("baton-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true); // timeouts are cancelled far more often than they fire
+        HealthRegistry health = new HealthRegistry(config.connections(), clock, listener);
+        this.planner = new Planner(config);
+        this.ctx = new EngineContext(config, Map.copyOf(byId), health, new RetryBudget(config.retryBudget(), clock),
+                store, new Redactor(config.connections().stream().map(ConnectionConfig::apiKey).toList()), clock, timer,
+                () -> ThreadLocalRandom.current().nextLong());
+    }
+
+    /** Answers a request as a whole. The future fails with a {@link FailoverException}. */
+    public CompletableFuture<ChatResponse> complete(ChatRequest request) {
+        Resolution resolution;
+        try {
+            resolution = admit(request);
+        } catch (FailoverException refused) {
+            return CompletableFuture.failedFuture(refused);
+        }
+        return new CompleteExecution(ctx, request.withStream(false), resolution, newId()).start();
+    }
+
+    /** A cold stream of the answer; refusals and failures arrive through {@code onError}. */
+    public Flow.Publisher<ChatChunk> stream(ChatRequest request) {
+        Resolution resolution;
+        try {
+            resolution = admit(request);
+        } catch (FailoverException refused) {
+            return subscriber -> {
+                subscriber.onSubscribe(new Flow.Subscription() {
+                    @Override
+                    public void request(long n) {
+                    }
+
+                    @Override
+                    public void cancel() {
+                    }
+                });
+                subscriber.onError(refused);
+            };
+        }
+        return new StreamExecution(ctx, request.withStream(true), resolution, newId());
+    }
+
+    public Optional<RequestRecord> findRecord(String id) {
+        return ctx.store().find(id);
+    }
+
+    public HealthRegistry health() {
+        return ctx.health();
+    }
+
+    private Resolution admit(ChatRequest request) {
+        Resolution resolution = planner.admit(request);
+        ctx.budget().deposit();
+        if (request.callerRetryCount() > 0) {
+            // A client retrying a request we may already have retried: it spends the same budget.
+            ctx.budget().tryWithdraw();
+        }
+        return resolution;
+    }
+
+    private static String newId() {
+        byte[] bytes = new byte[12];
+        IDS.nextBytes(bytes); // unguessable: a record is fetched by its id
+        return "req_" + HexFormat.of().formatHex(bytes);
+    }
+
+    @Override
+    public void close() {
+        ctx.timer().shutdownNow();
+    }
+}

@@ -1,0 +1,132 @@
+package dev.baton.impl.engine;
+
+import dev.baton.ChatRequest;
+import dev.baton.exception.RequestRejectedException;
+import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.ConnectionConfig;
+import dev.baton.impl.config.RouteConfig;
+import dev.baton.impl.config.TargetRef;
+import dev.baton.impl.health.Availability;
+import dev.baton.impl.health.HealthRegistry;
+import dev.baton.spi.ProviderTarget;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Admits a request and plans its chain: the admit and plan stages of the pipeline. Refusals here
+ * call no provider. Thread-safe; immutable after construction.
+ */
+final class Planner {
+
+    private final BatonConfig config;
+    private final Map<TargetRef, ProviderTarget> targets = new HashMap<>();
+
+    Planner(BatonConfig config) {
+        this.config = config;
+        for (ConnectionConfig c : config.connections()) {
+            for (String model : c.models()) {
+                targets.put(new TargetRef(c.name(), model), new ProviderTarget(c.name(), c.provider(), c.baseUrl(),
+                        c.apiKey(), model, c.headers()));
+            }
+        }
+    }
+
+    /**
+     * Validates the request and resolves its model.
+     *
+     * @throws RequestRejectedException for a bad body, an unknown model or route, or unknown fallbacks
+     */
+    Resolution admit(ChatRequest request) {
+        JsonObject body = request.body();
+        if (!(body.get("model") instanceof JsonString model) || model.getString().isBlank()) {
+            throw RequestRejectedException.invalidRequest("`model` is required and must be a string", "model");
+        }
+        if (!(body.get("messages") instanceof JsonArray messages) || messages.isEmpty()) {
+            throw RequestRejectedException.invalidRequest("`messages` must be a non-empty array", "messages");
+        }
+        for (int i = 0; i < messages.size(); i++) {
+            if (!(messages.get(i) instanceof JsonObject m) || !(m.get("role") instanceof JsonString)) {
+                throw RequestRejectedException.invalidRequest("messages[" + i + "] must be an object with a `role`",
+                        "messages[" + i + "]");
+            }
+        }
+        JsonValue stream = body.get("stream");
+        if (stream != null && stream != JsonValue.TRUE && stream != JsonValue.FALSE && stream != JsonValue.NULL) {
+            throw RequestRejectedException.invalidRequest("`stream` must be a boolean", "stream");
+        }
+        List<String> fallbacks = request.fallbacks();
+        if (fallbacks.size() > BatonConfig.MAX_FALLBACKS) {
+            throw RequestRejectedException.invalidRequest("`fallbacks` may name at most " + BatonConfig.MAX_FALLBACKS
+                    + " models but named " + fallbacks.size(), "fallbacks");
+        }
+        // An unknown fallback is refused even when a route ignores fallbacks: a typo never passes for a working one.
+        List<String> unknown = new ArrayList<>();
+        for (int i = 0; i < fallbacks.size(); i++) {
+            if (config.servingModel(fallbacks.get(i)).isEmpty()) {
+                unknown.add("fallbacks[" + i + "]: `" + fallbacks.get(i) + "` is not a model any configured connection serves"
+                        + (config.routes().containsKey(fallbacks.get(i)) ? " (it is a route; fallbacks name models)." : "."));
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw RequestRejectedException.unknownFallbacks(unknown);
+        }
+        String name = model.getString();
+        RouteConfig route = config.routes().get(name);
+        if (route != null) {
+            List<Candidate> chain = new ArrayList<>();
+            for (TargetRef ref : route.targets()) {
+                chain.add(new Candidate(targets.get(ref), chain.size(), groupOf(chain, ref.model())));
+            }
+            return new Resolution(name, route.policy(), chain);
+        }
+        if (config.servingModel(name).isEmpty()) {
+            throw RequestRejectedException.unknownModel(name);
+        }
+        List<Candidate> chain = new ArrayList<>();
+        List<String> models = new ArrayList<>(List.of(name));
+        fallbacks.stream().filter(f -> !models.contains(f)).forEach(models::add);
+        for (int group = 0; group < models.size(); group++) {
+            for (ConnectionConfig c : config.servingModel(models.get(group))) {
+                chain.add(new Candidate(targets.get(new TargetRef(c.name(), models.get(group))), chain.size(), group));
+            }
+        }
+        return new Resolution(null, config.defaults(), chain);
+    }
+
+    private static int groupOf(List<Candidate> chain, String model) {
+        return chain.stream().filter(c -> c.target().model().equals(model)).mapToInt(Candidate::group).findFirst()
+                .orElse(chain.stream().mapToInt(Candidate::group).max().orElse(-1) + 1);
+    }
+
+    /**
+     * Orders the chain for trying: usable targets first, in chain order within each model group
+     * (a connection that recently said it cannot serve the model goes last in its group); then
+     * parked and ejected targets by when they recover.
+     */
+    static List<Candidate> order(List<Candidate> chain, HealthRegistry health) {
+        record Ranked(Candidate candidate, Availability availability) {
+        }
+        List<Ranked> ranked = chain.stream()
+                .map(c -> new Ranked(c, health.of(c.target().connection()).availability(c.target().model()))).toList();
+        Comparator<Ranked> usableOrder = Comparator.<Ranked>comparingInt(r -> r.candidate().group())
+                .thenComparing(r -> r.availability().deprioritised())
+                .thenComparingInt(r -> r.candidate().index());
+        List<Candidate> ordered = new ArrayList<>();
+        ranked.stream().filter(r -> r.availability().usableNow()).sorted(usableOrder)
+                .forEach(r -> ordered.add(r.candidate()));
+        ranked.stream().filter(r -> !r.availability().usableNow())
+                .sorted(Comparator.comparing((Ranked r) -> r.availability().until() == null ? Instant.MAX : r.availability().until())
+                        .thenComparingInt(r -> r.candidate().index()))
+                .forEach(r -> ordered.add(r.candidate()));
+        return ordered;
+    }
+}

@@ -1,0 +1,208 @@
+package dev.baton.impl.health;
+
+import dev.baton.FailureKind;
+import dev.baton.impl.config.HealthPolicy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The rotation state of one connection: ejection with a growing cool-off and a single half-open
+ * probe, parking for rate and spend limits, and models the connection said it cannot serve.
+ *
+ * <pre>
+ *              N consecutive counted failures
+ *   HEALTHY ─────────────────────────────────▶ EJECTED (until now + coolOff)
+ *      ▲                                         │ cool-off over, one request takes the probe
+ *      │ success                                 ▼
+ *      └───────────────────────────────────── PROBING ── counted failure ──▶ EJECTED (coolOff × 2, capped)
+ * </pre>
+ *
+ * Parking is separate from ejection: a 429 parks for its Retry-After (30 s when absent, at most
+ * 5 min) and never counts toward ejection; a spend limit parks for 15 min.
+ *
+ * <p>Thread-safe: every method takes the instance lock briefly; listeners are called after it is released.
+ */
+public final class ConnectionHealth {
+
+    public static final Duration DEFAULT_PARK = Duration.ofSeconds(30);
+    public static final Duration MAX_PARK = Duration.ofMinutes(5);
+    public static final Duration SPEND_LIMIT_PARK = Duration.ofMinutes(15);
+    public static final Duration MODEL_NOT_SERVED_PENALTY = Duration.ofMinutes(15);
+
+    private enum State { HEALTHY, EJECTED, PROBING }
+
+    private final String connection;
+    private final HealthPolicy policy;
+    private final InstantSource clock;
+    private final HealthListener listener;
+
+    private State state = State.HEALTHY;
+    private int consecutiveFailures;
+    private int consecutiveCredentialFailures;
+    private Duration coolOff;
+    private Instant ejectedUntil;
+    private Instant parkedUntil;
+    private final Map<String, Instant> notServedUntil = new HashMap<>();
+
+    public ConnectionHealth(String connection, HealthPolicy policy, InstantSource clock, HealthListener listener) {
+        this.connection = connection;
+        this.policy = policy;
+        this.clock = clock;
+        this.listener = listener;
+        this.coolOff = policy.coolOff();
+    }
+
+    /** Whether a target of this connection with {@code model} may be attempted now. */
+    public synchronized Availability availability(String model) {
+        Instant now = clock.instant();
+        Instant penalty = notServedUntil.get(model);
+        boolean deprioritised = penalty != null && now.isBefore(penalty);
+        if (state == State.PROBING) {
+            return new Availability(Availability.State.PROBING, null, deprioritised);
+        }
+        if (state == State.EJECTED) {
+            return now.isBefore(ejectedUntil)
+                    ? new Availability(Availability.State.EJECTED, ejectedUntil, deprioritised)
+                    : new Availability(Availability.State.PROBE_DUE, null, deprioritised);
+        }
+        if (parkedUntil != null && now.isBefore(parkedUntil)) {
+            return new Availability(Availability.State.PARKED, parkedUntil, deprioritised);
+        }
+        return new Availability(Availability.State.AVAILABLE, null, deprioritised);
+    }
+
+    /**
+     * Claims the half-open probe. Returns {@code true} when the connection is healthy (no probe
+     * needed) or when this caller took the one probe; {@code false} when it is still ejected or
+     * another probe is in flight.
+     */
+    public synchronized boolean tryAcquire() {
+        if (state == State.HEALTHY) {
+            return true;
+        }
+        if (state == State.EJECTED && !clock.instant().isBefore(ejectedUntil)) {
+            state = State.PROBING;
+            return true;
+        }
+        return false;
+    }
+
+    /** An attempt that took the probe ended without an outcome (cancelled): let the next request probe. */
+    public synchronized void releaseProbe() {
+        if (state == State.PROBING) {
+            state = State.EJECTED;
+            ejectedUntil = clock.instant();
+        }
+    }
+
+    public void succeeded() {
+        boolean restored;
+        synchronized (this) {
+            restored = state != State.HEALTHY;
+            state = State.HEALTHY;
+            consecutiveFailures = 0;
+            consecutiveCredentialFailures = 0;
+            coolOff = policy.coolOff();
+        }
+        if (restored) {
+            listener.restored(connection);
+        }
+    }
+
+    /** Applies a failed attempt's consequences for the connection. */
+    public void failed(FailureKind kind, Duration retryAfter, String model) {
+        Instant now = clock.instant();
+        switch (kind) {
+            case RATE_LIMIT -> park(now, clamp(retryAfter == null ? DEFAULT_PARK : retryAfter), "rate_limit");
+            case SPEND_LIMIT -> park(now, SPEND_LIMIT_PARK, "spend_limit");
+            case MODEL_NOT_SERVED -> {
+                synchronized (this) {
+                    notServedUntil.put(model, now.plus(MODEL_NOT_SERVED_PENALTY));
+                }
+                answeredCoherently();
+            }
+            case MODERATION, INVALID_REQUEST -> answeredCoherently();
+            case CONNECTION, TIMEOUT, SERVER_ERROR, CREDENTIAL -> counted(now, kind);
+        }
+    }
+
+    /** Health counts only failures that say the account is broken, never a busy or a picky one. */
+    public static boolean countsTowardEjection(FailureKind kind) {
+        return switch (kind) {
+            case CONNECTION, TIMEOUT, SERVER_ERROR, CREDENTIAL -> true;
+            default -> false;
+        };
+    }
+
+    private void counted(Instant now, FailureKind kind) {
+        Duration ejectedFor = null;
+        synchronized (this) {
+            consecutiveFailures++;
+            consecutiveCredentialFailures = kind == FailureKind.CREDENTIAL ? consecutiveCredentialFailures + 1 : 0;
+            if (state == State.PROBING) {
+                coolOff = min(coolOff.multipliedBy(2), policy.maxCoolOff());
+                ejectedFor = eject(now);
+            } else if (state == State.HEALTHY && (consecutiveFailures >= policy.ejectAfter()
+                    || consecutiveCredentialFailures >= policy.ejectAfterCredential())) {
+                ejectedFor = eject(now);
+            }
+            // Failures of attempts that started before an ejection do not extend it.
+        }
+        if (ejectedFor != null) {
+            listener.ejected(connection, ejectedFor, kind.wireName());
+        }
+    }
+
+    private Duration eject(Instant now) {
+        state = State.EJECTED;
+        ejectedUntil = now.plus(coolOff);
+        return coolOff;
+    }
+
+    /** A provider that answers with a proper refusal is up: a probe that gets one restores the connection. */
+    private void answeredCoherently() {
+        boolean probing;
+        synchronized (this) {
+            probing = state == State.PROBING;
+        }
+        if (probing) {
+            succeeded();
+        }
+    }
+
+    private void park(Instant now, Duration duration, String cause) {
+        Instant until = now.plus(duration);
+        synchronized (this) {
+            if (parkedUntil != null && parkedUntil.isAfter(until)) {
+                return;
+            }
+            parkedUntil = until;
+        }
+        answeredCoherently();
+        listener.parked(connection, until, cause);
+    }
+
+    private static Duration clamp(Duration retryAfter) {
+        return retryAfter.isNegative() ? Duration.ZERO : min(retryAfter, MAX_PARK);
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /** A consistent view for status endpoints, metrics and tests. */
+    public synchronized Snapshot snapshot() {
+        Instant now = clock.instant();
+        return new Snapshot(connection, state.name().toLowerCase(java.util.Locale.ROOT), consecutiveFailures,
+                state == State.HEALTHY ? null : ejectedUntil, coolOff,
+                parkedUntil != null && now.isBefore(parkedUntil) ? parkedUntil : null);
+    }
+
+    public record Snapshot(String connection, String state, int consecutiveFailures, Instant ejectedUntil,
+                           Duration coolOff, Instant parkedUntil) {
+    }
+}

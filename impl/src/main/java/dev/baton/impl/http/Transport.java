@@ -1,0 +1,62 @@
+package dev.baton.impl.http;
+
+import dev.baton.FailureKind;
+import dev.baton.spi.ProviderException;
+import dev.baton.spi.ProviderFailure;
+
+import java.net.ConnectException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import javax.net.ssl.SSLException;
+
+/** Classifies what the JDK HTTP client throws when no usable response arrived. Pure. */
+public final class Transport {
+
+    private Transport() {
+    }
+
+    public static ProviderException failure(Throwable error, Duration headersTimeout) {
+        Throwable t = unwrap(error);
+        if (t instanceof ProviderException e) {
+            return e;
+        }
+        if (t instanceof HttpConnectTimeoutException) {
+            return new ProviderException(ProviderFailure.transport(FailureKind.CONNECTION, "connect timed out"), t);
+        }
+        if (t instanceof HttpTimeoutException) {
+            return new ProviderException(ProviderFailure.transport(FailureKind.TIMEOUT,
+                    "no response headers within " + headersTimeout.toMillis() + "ms"), t);
+        }
+        if (t instanceof BoundedBody.TooLargeException) {
+            return new ProviderException(ProviderFailure.transport(FailureKind.SERVER_ERROR, t.getMessage()), t);
+        }
+        String what;
+        if (t instanceof ConnectException) {
+            what = "connection refused";
+        } else if (t instanceof UnresolvedAddressException) {
+            what = "host could not be resolved";
+        } else if (t instanceof SSLException) {
+            what = "TLS handshake failed";
+        } else {
+            what = "connection failed: " + t.getClass().getSimpleName()
+                    + (t.getMessage() == null ? "" : " (" + t.getMessage() + ")");
+        }
+        return new ProviderException(ProviderFailure.transport(FailureKind.CONNECTION, what), t);
+    }
+
+    public static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    public static boolean isCancellation(Throwable t) {
+        return unwrap(t) instanceof CancellationException;
+    }
+}
