@@ -43,7 +43,8 @@ abstract class Execution {
     final Resolution resolution;
     final String id;
     final Instant startedAt;
-    final Instant deadline;
+    /** The deadline on the monotonic clock: wall-clock jumps must not stretch or cut it. */
+    private final long deadlineNanos;
 
     private final Deque<Candidate> queue;
     private final List<AttemptRecord> attempts = new ArrayList<>();
@@ -65,7 +66,7 @@ abstract class Execution {
         this.startedAt = ctx.clock().instant();
         Duration total = request.timeout().filter(t -> t.compareTo(resolution.policy().deadline()) < 0)
                 .orElse(resolution.policy().deadline());
-        this.deadline = startedAt.plus(total);
+        this.deadlineNanos = System.nanoTime() + total.toNanos();
         this.queue = new ArrayDeque<>(Planner.order(resolution.candidates(), ctx.health()));
     }
 
@@ -246,8 +247,7 @@ abstract class Execution {
     }
 
     Duration remaining() {
-        Duration left = Duration.between(ctx.clock().instant(), deadline);
-        return left.isNegative() ? Duration.ZERO : left;
+        return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
     }
 
     /** Milliseconds from admission to now, for first-token times. */

@@ -186,10 +186,14 @@ public final class OpenAiAdapter implements ProviderAdapter {
                     : new BoundedBody(maxResponseBytes));
             exchange = sent;
             sent.whenComplete((response, error) -> {
-                if (error != null) {
-                    fail(Transport.failure(error, headersTimeout));
-                } else if (response.statusCode() / 100 != 2) {
-                    fail(failure(response.statusCode(), response.body(), response.headers()));
+                try {
+                    if (error != null) {
+                        fail(Transport.failure(error, headersTimeout));
+                    } else if (response.statusCode() / 100 != 2) {
+                        fail(failure(response.statusCode(), response.body(), response.headers()));
+                    }
+                } catch (RuntimeException bug) {
+                    fail(bug); // never leave the subscriber waiting for a signal
                 }
             });
             if (done.get()) {

@@ -26,7 +26,7 @@ public final class OpenAiClassifier {
      */
     public static FailureKind classify(int status, String type, String code) {
         // spend_limit: a 429 whose type or code is about money is not a rate limit.
-        if (SPEND_CODES.contains(code) || SPEND_CODES.contains(type) || status == 402) {
+        if (code != null && SPEND_CODES.contains(code) || type != null && SPEND_CODES.contains(type) || status == 402) {
             return FailureKind.SPEND_LIMIT;
         }
         // rate_limit: every other 429 (rate_limit_exceeded, slow_down, requests/tokens windows).

@@ -1,0 +1,143 @@
+package dev.baton.impl.engine;
+
+import dev.baton.ChatChunk;
+import dev.baton.ChatRequest;
+import dev.baton.ChatResponse;
+import dev.baton.ServedBy;
+import dev.baton.exception.FailoverException;
+import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.ConfigLoader;
+import dev.baton.impl.config.ConnectionConfig;
+import dev.baton.impl.health.HealthListener;
+import dev.baton.impl.openai.OpenAiAdapter;
+import dev.baton.impl.record.InMemoryRecordStore;
+import dev.baton.testkit.ProviderSimulator;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Builds a real engine over loopback HTTP against the simulator, and calls it in either mode. */
+final class EngineFixture {
+
+    static final String KEY_PREFIX = "sk-test-secret-";
+
+    private EngineFixture() {
+    }
+
+    /** Properties for connections named after simulator accounts, each serving {@code models}. */
+    static Map<String, String> connections(ProviderSimulator sim, String models, String... accounts) {
+        Map<String, String> props = new HashMap<>();
+        for (String account : accounts) {
+            props.put("baton.connections." + account + ".provider", "openai");
+            props.put("baton.connections." + account + ".base-url", sim.baseUrl(account));
+            props.put("baton.connections." + account + ".api-key", KEY_PREFIX + account + "-0123456789");
+            props.put("baton.connections." + account + ".models", models);
+        }
+        return props;
+    }
+
+    static BatonConfig config(Map<String, String> props) {
+        var config = new SmallRyeConfigBuilder()
+                .withSources(new PropertiesConfigSource(props, "test", 100)).build();
+        return ConfigLoader.load(config, Set.of(OpenAiAdapter.ID));
+    }
+
+    static FailoverEngine engine(Map<String, String> props, InstantSource clock) {
+        BatonConfig config = config(props);
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        Redactor redactor = new Redactor(config.connections().stream().map(ConnectionConfig::apiKey).toList());
+        return new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor)),
+                new InMemoryRecordStore(config.recordCapacity()), clock, HealthListener.NONE);
+    }
+
+    /** How a test calls the engine; every scenario that applies to both runs in both. */
+    enum Mode {
+        COMPLETE {
+            @Override
+            Outcome call(FailoverEngine engine, ChatRequest request) {
+                try {
+                    ChatResponse r = engine.complete(request).get(30, TimeUnit.SECONDS);
+                    return new Outcome(r.content(), r.servedBy(), r.requestId(), null, List.of());
+                } catch (ExecutionException e) {
+                    return Outcome.failed((FailoverException) e.getCause(), List.of());
+                } catch (InterruptedException | TimeoutException e) {
+                    throw new AssertionError("the engine held the caller", e);
+                }
+            }
+        },
+        STREAM {
+            @Override
+            Outcome call(FailoverEngine engine, ChatRequest request) {
+                Collector collector = new Collector();
+                engine.stream(request).subscribe(collector);
+                try {
+                    collector.done.get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    return Outcome.failed((FailoverException) e.getCause(), collector.chunks);
+                } catch (InterruptedException | TimeoutException e) {
+                    throw new AssertionError("the stream never ended", e);
+                }
+                List<ChatChunk> chunks = collector.chunks;
+                StringBuilder text = new StringBuilder();
+                chunks.forEach(c -> text.append(c.contentDelta()));
+                ChatChunk first = chunks.get(0);
+                return new Outcome(text.toString(), first.servedBy(), first.requestId(), null, chunks);
+            }
+        };
+
+        abstract Outcome call(FailoverEngine engine, ChatRequest request);
+    }
+
+    record Outcome(String text, ServedBy servedBy, String requestId, FailoverException error, List<ChatChunk> chunks) {
+        static Outcome failed(FailoverException error, List<ChatChunk> chunks) {
+            return new Outcome(null, null, error.requestId().orElse(null), error, chunks);
+        }
+
+        boolean ok() {
+            return error == null;
+        }
+    }
+
+    /** Takes one chunk at a time, as a servlet writing to a slow client would. */
+    static final class Collector implements Flow.Subscriber<ChatChunk> {
+        final List<ChatChunk> chunks = Collections.synchronizedList(new ArrayList<>());
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        volatile Flow.Subscription subscription;
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription = s;
+            s.request(1);
+        }
+
+        @Override
+        public void onNext(ChatChunk item) {
+            chunks.add(item);
+            subscription.request(1);
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+            done.completeExceptionally(throwable);
+        }
+
+        @Override
+        public void onComplete() {
+            done.complete(null);
+        }
+    }
+}

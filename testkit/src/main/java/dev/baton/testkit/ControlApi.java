@@ -1,0 +1,129 @@
+package dev.baton.testkit;
+
+import static dev.baton.testkit.JsonSupport.JSON;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The JSON control API under {@code /__sim/}, so a standalone simulator can be scripted with curl.
+ *
+ * <p>Thread-safe; it keeps no state of its own.
+ */
+final class ControlApi {
+
+    static final String PREFIX = "/__sim/";
+
+    /** A status and JSON body to send back. */
+    record Answer(int status, String body) {
+    }
+
+    private final ProviderSimulator simulator;
+
+    ControlApi(ProviderSimulator simulator) {
+        this.simulator = simulator;
+    }
+
+    Answer handle(String method, String path, String body) {
+        String[] parts = path.substring(PREFIX.length()).split("/");
+        try {
+            if (parts.length == 1 && parts[0].equals("reset") && method.equals("POST")) {
+                simulator.reset();
+                return ok(JSON.createObjectBuilder().add("reset", true).build());
+            }
+            if (parts.length == 3 && parts[0].equals("accounts") && ProviderSimulator.isAccountName(parts[1])) {
+                Account account = simulator.account(parts[1]);
+                switch (method + " " + parts[2]) {
+                    case "POST script":
+                        return script(account, body);
+                    case "PUT default":
+                        Behavior fallback = BehaviorJson.parse(parse(body), "");
+                        account.setDefault(fallback);
+                        return ok(described(account).add("default", fallback.toString()).build());
+                    case "POST fail-for":
+                        return failFor(account, body);
+                    case "GET requests":
+                        return ok(requests(account));
+                    default:
+                        break;
+                }
+            }
+            return error(404, "Unknown control endpoint (" + method + " " + path + ")", null);
+        } catch (BehaviorJson.InvalidBehavior e) {
+            return error(400, e.getMessage(), e.field);
+        }
+    }
+
+    private static Answer script(Account account, String body) {
+        JsonObject request = parse(body);
+        if (!(request.get("behaviors") instanceof JsonArray array)) {
+            throw new BehaviorJson.InvalidBehavior("behaviors", "must be an array of behavior objects");
+        }
+        List<Behavior> behaviors = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            behaviors.add(BehaviorJson.parse(array.get(i), "behaviors[" + i + "]"));
+        }
+        account.enqueue(behaviors.toArray(Behavior[]::new));
+        JsonArrayBuilder names = JSON.createArrayBuilder();
+        behaviors.forEach(b -> names.add(b.toString()));
+        return ok(described(account).add("enqueued", names).build());
+    }
+
+    private static Answer failFor(Account account, String body) {
+        JsonObject request = parse(body);
+        if (!(request.get("duration_ms") instanceof JsonNumber n) || !n.isIntegral() || n.longValue() < 0) {
+            throw new BehaviorJson.InvalidBehavior("duration_ms", "must be a non-negative integer");
+        }
+        Behavior failure = BehaviorJson.parse(request.get("behavior"), "behavior");
+        account.failFor(Duration.ofMillis(n.longValue()), failure);
+        return ok(described(account).add("failing_for_ms", n.longValue()).add("behavior", failure.toString()).build());
+    }
+
+    /** The log without header values, so API keys sent by the client are never echoed. */
+    private static JsonArray requests(Account account) {
+        JsonArrayBuilder list = JSON.createArrayBuilder();
+        for (RecordedRequest r : account.requests()) {
+            JsonObject body = JsonSupport.parseObject(r.body());
+            var entry = JSON.createObjectBuilder()
+                    .add("method", r.method())
+                    .add("path", r.path())
+                    .add("received_at", r.receivedAt().toString());
+            if (body != null && body.get("model") instanceof JsonString model) {
+                entry.add("model", model.getString());
+            } else {
+                entry.addNull("model");
+            }
+            list.add(entry.add("stream", body != null && body.getBoolean("stream", false)));
+        }
+        return list.build();
+    }
+
+    private static JsonObjectBuilder described(Account account) {
+        return JSON.createObjectBuilder().add("account", account.name());
+    }
+
+    private static JsonObject parse(String body) {
+        JsonObject object = JsonSupport.parseObject(body);
+        if (object == null) {
+            throw new BehaviorJson.InvalidBehavior("body", "must be a JSON object");
+        }
+        return object;
+    }
+
+    private static Answer ok(JsonValue json) {
+        return new Answer(200, json.toString());
+    }
+
+    private static Answer error(int status, String message, String param) {
+        return new Answer(status, OpenAiWire.INSTANCE.errorBody(
+                Behavior.ApiError.of(status, "invalid_request_error", null, param, message), null));
+    }
+}

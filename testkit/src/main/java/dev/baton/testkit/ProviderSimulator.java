@@ -1,0 +1,216 @@
+package dev.baton.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A fault-injecting, OpenAI-compatible LLM provider on 127.0.0.1, for rehearsing failover in tests and game days.
+ *
+ * <p>Thread-safe. Every thread it starts is a daemon; {@link #close()} stops them and closes every open socket.
+ */
+public final class ProviderSimulator implements AutoCloseable {
+
+    private static final List<WireFormat> WIRE_FORMATS = List.of(OpenAiWire.INSTANCE);
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private final ServerSocket server;
+    private final ExecutorService threads;
+    private final Map<String, Account> accounts = new ConcurrentHashMap<>();
+    private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+    private final AtomicLong completions = new AtomicLong();
+    private final AtomicInteger acceptedConnections = new AtomicInteger();
+    private final ControlApi control = new ControlApi(this);
+    private volatile boolean closed;
+
+    private ProviderSimulator(ServerSocket server) {
+        this.server = server;
+        String prefix = "baton-sim-" + INSTANCES.incrementAndGet() + "-";
+        AtomicInteger counter = new AtomicInteger();
+        this.threads = Executors.newCachedThreadPool(task -> {
+            Thread thread = new Thread(task, prefix + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        threads.execute(this::acceptLoop);
+    }
+
+    /** Starts on 127.0.0.1 on an ephemeral port. */
+    public static ProviderSimulator start() {
+        return start(0);
+    }
+
+    /** Starts on 127.0.0.1 on the given port (0 for an ephemeral one). */
+    public static ProviderSimulator start(int port) {
+        try {
+            ServerSocket server = new ServerSocket();
+            server.setReuseAddress(true);
+            server.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port), 128);
+            return new ProviderSimulator(server);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on 127.0.0.1:" + port, e);
+        }
+    }
+
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    /** The OpenAI base URL of an account, e.g. {@code http://127.0.0.1:8089/primary/v1}. */
+    public String baseUrl(String account) {
+        return "http://127.0.0.1:" + port() + "/" + requireAccountName(account) + "/v1";
+    }
+
+    /** The account of that name, created on first use; the same instance every time. */
+    public Account account(String name) {
+        return accounts.computeIfAbsent(requireAccountName(name), Account::new);
+    }
+
+    /** Resets every account: script, default, flap, served models and request log. */
+    public void reset() {
+        accounts.values().forEach(Account::reset);
+    }
+
+    /** Stops accepting, closes every open connection and stops every simulator thread. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // the listener is unusable either way
+        }
+        connections.forEach(Connection::abort);
+        threads.shutdownNow();
+        try {
+            threads.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ProviderSimulator[127.0.0.1:" + port() + (closed ? ", closed]" : "]");
+    }
+
+    static boolean isAccountName(String name) {
+        return name != null && name.matches("[A-Za-z0-9._~-]+") && !name.startsWith("__") && !name.equals(".")
+                && !name.equals("..");
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** How many TCP connections were accepted so far; lets tests observe keep-alive. */
+    int acceptedConnections() {
+        return acceptedConnections.get();
+    }
+
+    void forget(Connection connection) {
+        connections.remove(connection);
+    }
+
+    /** Answers one request; returns whether the connection may carry another. */
+    boolean serve(HttpInput.Request request, Connection connection) throws IOException {
+        String method = request.method();
+        String path = request.path();
+        if (path.startsWith(ControlApi.PREFIX)) {
+            ControlApi.Answer answer = control.handle(method, path, request.body());
+            connection.send(answer.status(), Map.of("content-type", "application/json"),
+                    answer.body().getBytes(StandardCharsets.UTF_8));
+            return true;
+        }
+        String[] parts = path.split("/", 4); // "", account, "v1", route
+        if (parts.length == 4 && isAccountName(parts[1]) && parts[2].equals("v1")) {
+            Account account = account(parts[1]);
+            String route = "/" + parts[3];
+            RecordedRequest recorded = RecordedRequest.arrived(account.name(), method, path, request.headers(),
+                    request.body());
+            connection.answering(recorded);
+            for (WireFormat wire : WIRE_FORMATS) {
+                if (method.equals("POST") && route.equals(wire.route())) {
+                    return complete(wire, account, recorded, connection);
+                }
+            }
+            account.admit(recorded, null);
+            if (method.equals("GET") && route.equals("/models")) {
+                Set<String> models = account.models();
+                sendJson(connection, 200, OpenAiWire.INSTANCE.headers(true, 0),
+                        OpenAiWire.models(models == null ? OpenAiWire.DEFAULT_MODELS : models));
+                return true;
+            }
+        }
+        sendJson(connection, 404, Map.of(), OpenAiWire.INSTANCE.errorBody(OpenAiWire.invalidUrl(method, path), null));
+        return true;
+    }
+
+    private boolean complete(WireFormat wire, Account account, RecordedRequest recorded, Connection connection)
+            throws IOException {
+        var body = JsonSupport.parseObject(recorded.body());
+        Behavior.ApiError rejection = wire.reject(body);
+        if (rejection != null) {
+            account.admit(recorded, null);
+            sendJson(connection, rejection.status(), wire.headers(false, 0), wire.errorBody(rejection, null));
+            return true;
+        }
+        WireFormat.Call call = wire.call(body, account.name(), completions.incrementAndGet());
+        Behavior behavior = account.admit(recorded, call.model());
+        return Playback.perform(behavior, wire, call, connection);
+    }
+
+    private static void sendJson(Connection connection, int status, Map<String, String> headers, String body)
+            throws IOException {
+        Map<String, String> all = new LinkedHashMap<>();
+        all.put("content-type", "application/json");
+        all.putAll(headers);
+        connection.send(status, all, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            try {
+                Socket socket = server.accept();
+                socket.setTcpNoDelay(true);
+                Connection connection = new Connection(this, socket);
+                connections.add(connection);
+                acceptedConnections.incrementAndGet();
+                if (closed) {
+                    connection.abort();
+                    return;
+                }
+                threads.execute(connection);
+            } catch (IOException e) {
+                if (!closed) {
+                    System.err.println("baton-testkit: accept failed: " + e);
+                }
+            } catch (RejectedExecutionException e) {
+                return; // closing raced with an accept
+            }
+        }
+    }
+
+    private static String requireAccountName(String name) {
+        if (!isAccountName(name)) {
+            throw new IllegalArgumentException("account names are one URL path segment of letters, digits and"
+                    + " . _ ~ - (not starting with __), was: " + name);
+        }
+        return name;
+    }
+}
