@@ -1,0 +1,174 @@
+package dev.baton.impl.cdi;
+
+import dev.baton.ChatRequest;
+import dev.baton.ChatResponse;
+import dev.baton.FailoverChatService;
+import dev.baton.exception.FailoverDefinitionException;
+import dev.baton.exception.RequestRejectedException;
+import dev.baton.testkit.ProviderSimulatorExtension;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.enterprise.inject.spi.DeploymentException;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
+import org.jboss.weld.environment.se.Weld;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Boots Weld SE with {@link BatonExtension} and {@link BatonChatService}, configured through MicroProfile Config
+ * (SmallRye Config reading system properties), as an application server would.
+ */
+class BatonCdiTest {
+
+    private static final String API_KEY = "sk-test-cdi-secret-0123456789abcdef";
+
+    @RegisterExtension
+    static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
+
+    private final List<String> properties = new ArrayList<>();
+
+    @BeforeEach
+    void freshConfig() {
+        releaseConfig();
+    }
+
+    @AfterEach
+    void clearConfig() {
+        properties.forEach(System::clearProperty);
+        properties.clear();
+        releaseConfig();
+    }
+
+    @Test
+    void theServiceIsAnApplicationScopedBeanThatServesOverHttp() {
+        set("baton.connections.sim.provider", "openai");
+        set("baton.connections.sim.base-url", sim.baseUrl("sim"));
+        set("baton.connections.sim.api-key", API_KEY);
+        set("baton.connections.sim.models", "m");
+        set("baton.routes.chat.targets", "sim/m");
+
+        try (WeldContainer container = weld().initialize()) {
+            FailoverChatService service = container.select(FailoverChatService.class).get();
+            ChatResponse response = service.complete(ChatRequest.of("chat", "hi"));
+
+            assertEquals("Hello from sim.", response.content());
+            assertTrue(service.findRecord(response.requestId()).isPresent());
+            assertEquals(1, sim.account("sim").requestCount());
+
+            BeanManager beans = container.getBeanManager();
+            Bean<?> bean = beans.resolve(beans.getBeans(FailoverChatService.class));
+            assertEquals(ApplicationScoped.class, bean.getScope());
+            assertEquals(BatonChatService.class, bean.getBeanClass());
+            BatonChatService again = container.select(BatonChatService.class).get();
+            assertSame(((BatonChatService) service).engine(), again.engine(), "one engine per application");
+        }
+    }
+
+    @Test
+    void aWrongConfigurationFailsTheDeploymentNamingTheKey() {
+        set("baton.connections.sim.provider", "openai");
+        set("baton.connections.sim.models", "m");
+        set("baton.connections.sim.base-url", "http://example.com/v1");
+        set("baton.routes.chat.same-target-retries", "7");
+
+        String message = deploymentFailure();
+
+        assertTrue(message.contains("baton.connections.sim.base-url"), message);
+        assertTrue(message.contains("must use https"), message);
+        assertTrue(message.contains("baton.routes.chat.targets: required"), message);
+        assertTrue(message.contains("baton.routes.chat.same-target-retries"), message);
+        assertTrue(message.contains("must be between 0 and 3 but was 7"), message);
+    }
+
+    @Test
+    void noBatonConfigurationStillDeploysAndRefusesUnknownModels() {
+        try (WeldContainer container = weld().initialize()) {
+            FailoverChatService service = container.select(FailoverChatService.class).get();
+
+            RequestRejectedException e = assertThrows(RequestRejectedException.class,
+                    () -> service.complete(ChatRequest.of("x", "hi")));
+            assertEquals(404, e.httpStatus());
+        }
+    }
+
+    @Test
+    void theApiKeyNeverAppearsInADeploymentFailure() {
+        set("baton.connections.sim.provider", "openai");
+        set("baton.connections.sim.api-key", API_KEY);
+        // The key pasted into the URL as well: the loader must name the host, never echo the URL.
+        set("baton.connections.sim.base-url", "https://" + API_KEY + "@api.example.com/v1");
+        set("baton.connections.sim.models", "m");
+        set("baton.connections.sim.eject-after", "0");
+        set("baton.routes.chat.targets", "sim/m");
+
+        String message = deploymentFailure();
+
+        assertTrue(message.contains("baton.connections.sim.base-url"), message);
+        assertTrue(message.contains("baton.connections.sim.eject-after"), message);
+        assertFalse(message.contains(API_KEY), message);
+        assertFalse(message.contains("cdi-secret"), message);
+    }
+
+    private static Weld weld() {
+        return new Weld()
+                .disableDiscovery()
+                .addExtension(new BatonExtension())
+                .addBeanClass(BatonChatService.class);
+    }
+
+    /** Boots Weld, expects it to refuse, and returns every message along the cause and suppressed chains. */
+    private static String deploymentFailure() {
+        Weld weld = weld();
+        try (WeldContainer ignored = weld.initialize()) {
+            fail("the deployment should have failed");
+        } catch (RuntimeException e) {
+            StringBuilder all = new StringBuilder();
+            collect(e, all, Collections.newSetFromMap(new IdentityHashMap<>()));
+            assertInstanceOf(DeploymentException.class, e, all::toString);
+            assertInstanceOf(FailoverDefinitionException.class, e.getCause(), all::toString);
+            return all.toString();
+        } finally {
+            weld.shutdown();
+        }
+        throw new AssertionError("unreachable");
+    }
+
+    private static void collect(Throwable t, StringBuilder all, Set<Throwable> seen) {
+        if (t == null || !seen.add(t)) {
+            return;
+        }
+        all.append(t).append('\n');
+        collect(t.getCause(), all, seen);
+        for (Throwable s : t.getSuppressed()) {
+            collect(s, all, seen);
+        }
+    }
+
+    private void set(String key, String value) {
+        System.setProperty(key, value);
+        properties.add(key);
+    }
+
+    private static void releaseConfig() {
+        ConfigProviderResolver.instance().releaseConfig(ConfigProvider.getConfig());
+    }
+}
