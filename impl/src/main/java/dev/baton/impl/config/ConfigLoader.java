@@ -51,6 +51,8 @@ public final class ConfigLoader {
     private final Config config;
     private final Set<String> providers;
     private final List<String> problems = new ArrayList<>();
+    /** Every api-key read, so that a key pasted into another key's value is still never printed. */
+    private final List<String> secrets = new ArrayList<>();
 
     private ConfigLoader(Config config, Set<String> providers) {
         this.config = config;
@@ -91,7 +93,11 @@ public final class ConfigLoader {
         Duration maxStream = duration("baton.limits.max-stream-duration", Duration.ofMinutes(10),
                 Duration.ofSeconds(1), Duration.ofHours(24));
         if (!problems.isEmpty()) {
-            throw new FailoverDefinitionException("Baton configuration is invalid:\n  - " + String.join("\n  - ", problems));
+            String report = "Baton configuration is invalid:\n  - " + String.join("\n  - ", problems);
+            for (String secret : secrets) {
+                report = report.replace(secret, "<redacted>");
+            }
+            throw new FailoverDefinitionException(report);
         }
         return new BatonConfig(connections, routes, defaults, budget, capacity, maxResponse, maxStream);
     }
@@ -158,12 +164,15 @@ public final class ConfigLoader {
         String base = string(p + "base-url").orElse(defaultBase);
         URI baseUrl = null;
         if (base == null) {
-            problems.add(p + "base-url: required for provider '" + provider + "'");
+            // Without a known provider there is no default to miss; the provider problem is already reported.
+            if (provider != null && providers.contains(provider)) {
+                problems.add(p + "base-url: required for provider '" + provider + "'");
+            }
         } else {
             baseUrl = baseUrl(p + "base-url", base);
         }
         String apiKey = secret(p + "api-key");
-        if (apiKey == null && baseUrl != null && !isLoopback(baseUrl)) {
+        if (apiKey == null && baseUrl != null && !isLoopback(baseUrl) && !unresolved(p + "api-key")) {
             problems.add(p + "api-key: required (only a loopback base-url may go without a key)");
         }
         List<String> models = string(p + "models").map(ConfigLoader::list).orElse(List.of());
@@ -299,7 +308,9 @@ public final class ConfigLoader {
     private String required(String key) {
         Optional<String> value = string(key);
         if (value.isEmpty()) {
-            problems.add(key + ": required");
+            if (!unresolved(key)) { // already reported by string()
+                problems.add(key + ": required");
+            }
             return null;
         }
         return value.get();
@@ -312,10 +323,33 @@ public final class ConfigLoader {
     /** Like {@link #string} but a failure never shows the value. */
     private String secret(String key) {
         try {
-            return config.getOptionalValue(key, String.class).map(String::strip).filter(s -> !s.isEmpty()).orElse(null);
+            String value = config.getOptionalValue(key, String.class).map(String::strip).filter(s -> !s.isEmpty())
+                    .orElse(null);
+            if (value == null && unresolved(key)) {
+                problems.add(key + ": cannot be read (is the environment variable it refers to set?)" + source(key));
+            }
+            if (value != null && value.length() >= 4) {
+                secrets.add(value);
+            }
+            return value;
         } catch (RuntimeException e) {
             problems.add(key + ": cannot be read (is the environment variable it refers to set?)" + source(key));
             return null;
+        }
+    }
+
+    /**
+     * Whether {@code key} is set but its expression could not be expanded ({@code ${OPENAI_API_KEY}} with the
+     * variable unset). SmallRye Config answers such a lookup through {@code getOptionalValue} with an empty
+     * value instead of an exception, which would otherwise pass for "not configured" and fall back to a default.
+     * An expression with an explicit empty default ({@code ${X:}}) resolves to the empty string and is not unresolved.
+     */
+    private boolean unresolved(String key) {
+        try {
+            var value = config.getConfigValue(key);
+            return value.getRawValue() != null && !value.getRawValue().isBlank() && value.getValue() == null;
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 
@@ -364,6 +398,10 @@ public final class ConfigLoader {
             return Optional.empty();
         }
         if (raw.isEmpty()) {
+            if (unresolved(key)) {
+                problems.add(key + ": cannot be read (is the environment variable or property it refers to set?)"
+                        + source(key));
+            }
             return Optional.empty();
         }
         try {

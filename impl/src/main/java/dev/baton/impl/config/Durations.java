@@ -18,13 +18,17 @@ public final class Durations {
         String value = text.strip();
         Matcher m = SIMPLE.matcher(value);
         if (m.matches()) {
-            long amount = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(amount);
-                case "s" -> Duration.ofSeconds(amount);
-                case "m" -> Duration.ofMinutes(amount);
-                default -> Duration.ofHours(amount);
-            };
+            try {
+                long amount = Long.parseLong(m.group(1));
+                return switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(amount);
+                    case "s" -> Duration.ofSeconds(amount);
+                    case "m" -> Duration.ofMinutes(amount);
+                    default -> Duration.ofHours(amount);
+                };
+            } catch (ArithmeticException e) { // NumberFormatException is an IllegalArgumentException already
+                throw new IllegalArgumentException("'" + text + "' is too long a duration");
+            }
         }
         if (value.startsWith("P") || value.startsWith("p")) {
             try {

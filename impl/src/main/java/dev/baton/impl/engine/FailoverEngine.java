@@ -80,18 +80,7 @@ public final class FailoverEngine implements AutoCloseable {
         try {
             resolution = admit(request);
         } catch (FailoverException refused) {
-            return subscriber -> {
-                subscriber.onSubscribe(new Flow.Subscription() {
-                    @Override
-                    public void request(long n) {
-                    }
-
-                    @Override
-                    public void cancel() {
-                    }
-                });
-                subscriber.onError(refused);
-            };
+            return StreamExecution.failed(refused);
         }
         return new StreamExecution(ctx, request.withStream(true), resolution, newId());
     }

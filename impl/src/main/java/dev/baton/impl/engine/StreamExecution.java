@@ -53,9 +53,9 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
         super(ctx, request, resolution, id);
     }
 
-    @Override
-    public void subscribe(Flow.Subscriber<? super ChatChunk> subscriber) {
-        if (!subscribed.compareAndSet(false, true)) {
+    /** A publisher that fails its subscriber at once, as the Reactive Streams rules require: onSubscribe first. */
+    static Flow.Publisher<ChatChunk> failed(Throwable error) {
+        return subscriber -> {
             subscriber.onSubscribe(new Flow.Subscription() {
                 @Override
                 public void request(long n) {
@@ -65,7 +65,14 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
                 public void cancel() {
                 }
             });
-            subscriber.onError(new IllegalStateException("a Baton stream accepts one subscriber"));
+            subscriber.onError(error);
+        };
+    }
+
+    @Override
+    public void subscribe(Flow.Subscriber<? super ChatChunk> subscriber) {
+        if (!subscribed.compareAndSet(false, true)) {
+            failed(new IllegalStateException("a Baton stream accepts one subscriber")).subscribe(subscriber);
             return;
         }
         downstream = subscriber;

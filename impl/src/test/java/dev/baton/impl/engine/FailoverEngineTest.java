@@ -429,6 +429,54 @@ class FailoverEngineTest {
                 sim.account("a").lastRequest().header("authorization").orElseThrow());
     }
 
+    @Test
+    void aCallerThatCancelsAStreamClosesTheUpstreamExchangeAtOnce() throws InterruptedException {
+        start(route("a"));
+        sim.account("a").enqueue(Behavior.reply("one two three four five six").eventInterval(Duration.ofMillis(300)));
+        var firstChunk = new java.util.concurrent.CompletableFuture<String>();
+        engine.stream(chat()).subscribe(new java.util.concurrent.Flow.Subscriber<>() {
+            java.util.concurrent.Flow.Subscription subscription;
+
+            @Override
+            public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+                subscription = s;
+                s.request(1);
+            }
+
+            @Override
+            public void onNext(dev.baton.ChatChunk chunk) {
+                subscription.cancel();
+                firstChunk.complete(chunk.requestId());
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                firstChunk.completeExceptionally(t);
+            }
+
+            @Override
+            public void onComplete() {
+            }
+        });
+
+        String id = firstChunk.join();
+        assertTrue(sim.account("a").lastRequest().awaitClientDisconnect(Duration.ofSeconds(2)),
+                "the upstream connection is closed when the caller goes away");
+        RequestRecord record = engine.findRecord(id).orElseThrow();
+        assertEquals("client_closed_request", record.errorCode());
+    }
+
+    @Test
+    void aStreamForAnUnknownModelIsRefusedBeforeAnyProviderIsCalled() {
+        start(route("a"));
+
+        Outcome outcome = Mode.STREAM.call(engine, ChatRequest.of("no-such-model", "hi"));
+
+        assertEquals(404, outcome.error().httpStatus());
+        assertEquals("model_not_found", outcome.error().code());
+        assertEquals(0, sim.account("a").requestCount());
+    }
+
     /**
      * 200 requests while every target fails: before ejection each request pays for every target
      * and its retry; after it, none reaches a provider. The numbers are printed for the record.
