@@ -4,6 +4,7 @@ import dev.baton.FailureAction;
 import dev.baton.FailureKind;
 import dev.baton.exception.FailoverDefinitionException;
 import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.spi.ConfigSource;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -51,6 +52,8 @@ public final class ConfigLoader {
     private final Config config;
     private final Set<String> providers;
     private final List<String> problems = new ArrayList<>();
+    /** Every {@code baton.*} key written as a dotted name in some source; see {@link #dottedKeys()}. */
+    private Set<String> keys = Set.of();
     /** Every api-key read, so that a key pasted into another key's value is still never printed. */
     private final List<String> secrets = new ArrayList<>();
 
@@ -68,22 +71,21 @@ public final class ConfigLoader {
     }
 
     private BatonConfig load() {
-        Set<String> keys = new TreeSet<>();
-        for (String name : config.getPropertyNames()) {
-            if (name.startsWith("baton.")) {
-                keys.add(name);
-            }
-        }
+        keys = dottedKeys();
         checkKnownKeys(keys);
+        List<String> connectionNames = names(CONNECTIONS, keys);
         List<ConnectionConfig> connections = new ArrayList<>();
-        for (String name : names(CONNECTIONS, keys)) {
+        for (String name : connectionNames) {
             connection(name).ifPresent(connections::add);
         }
         RoutePolicy defaults = policy(DEFAULTS, RoutePolicy.DEFAULT);
+        List<String> routeNames = names(ROUTES, keys);
         Map<String, RouteConfig> routes = new LinkedHashMap<>();
-        for (String name : names(ROUTES, keys)) {
+        for (String name : routeNames) {
             route(name, connections, defaults).ifPresent(r -> routes.put(name, r));
         }
+        checkUnmatchedEnvironment(CONNECTIONS, connectionNames);
+        checkUnmatchedEnvironment(ROUTES, routeNames);
         var budget = new BatonConfig.RetryBudgetConfig(
                 integer("baton.retry-budget.percent", 10, 0, 100),
                 integer("baton.retry-budget.min-per-second", 5, 0, 10_000),
@@ -100,6 +102,69 @@ public final class ConfigLoader {
             throw new FailoverDefinitionException(report);
         }
         return new BatonConfig(connections, routes, defaults, budget, capacity, maxResponse, maxStream);
+    }
+
+    /**
+     * The {@code baton.*} property names, without the dotted names some implementations derive from
+     * environment variables. SmallRye Config's {@code EnvConfigSource} lists, beside
+     * {@code BATON_ROUTES_CHAT_ON_SPEND_LIMIT}, a guessed {@code baton.routes.chat.on.spend.limit}: the guess
+     * cannot be right (the mapping loses dashes and dots) and would be refused as an unknown key, discovered as
+     * a connection named after half a name, or sent as a header. A name is a guess when the source that lists it
+     * also lists its environment-variable form; names no source lists (a profile's, say) are kept.
+     */
+    private Set<String> dottedKeys() {
+        List<Set<String>> sources = new ArrayList<>();
+        for (ConfigSource source : config.getConfigSources()) {
+            sources.add(source.getPropertyNames());
+        }
+        Set<String> result = new TreeSet<>();
+        for (String name : config.getPropertyNames()) {
+            if (!name.startsWith("baton.")) {
+                continue;
+            }
+            String env = environmentForm(name);
+            boolean guessed = false;
+            boolean written = false;
+            for (Set<String> names : sources) {
+                if (names.contains(name)) {
+                    if (names.contains(env)) {
+                        guessed = true;
+                    } else {
+                        written = true;
+                    }
+                }
+            }
+            if (written || !guessed) {
+                result.add(name);
+            }
+        }
+        return result;
+    }
+
+    /** MicroProfile Config's environment-variable form of a key: {@code baton.a-b.c} is {@code BATON_A_B_C}. */
+    static String environmentForm(String key) {
+        return key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
+    }
+
+    /**
+     * Environment variables such as {@code BATON_CONNECTIONS_OPENAI_PROD_PROVIDER} that belong to no loaded
+     * connection (or route) would be ignored in silence: names are never discovered from environment
+     * variables, so they must be listed in {@code baton.connections} ({@code baton.routes}).
+     */
+    private void checkUnmatchedEnvironment(String prefix, List<String> loaded) {
+        String env = environmentForm(prefix) + "_";
+        List<String> loadedForms = loaded.stream().map(n -> environmentForm(prefix + "." + n) + "_").toList();
+        Set<String> unmatched = new TreeSet<>();
+        for (String name : config.getPropertyNames()) {
+            if (name.startsWith(env) && loadedForms.stream().noneMatch(name::startsWith)) {
+                unmatched.add(name);
+            }
+        }
+        if (!unmatched.isEmpty()) {
+            problems.add(String.join(", ", unmatched) + ": no configured " + prefix.substring("baton.".length(), prefix.length() - 1)
+                    + " matches; names are not discovered from environment variables, so list every name in "
+                    + prefix + " (" + environmentForm(prefix) + ")");
+        }
     }
 
     /** A misspelt key is a silent default waiting to happen: refuse every key Baton does not read. */
@@ -180,7 +245,7 @@ public final class ConfigLoader {
             problems.add(p + "models: required, a comma-separated list of the models this connection serves");
         }
         Map<String, String> headers = new TreeMap<>();
-        for (String key : config.getPropertyNames()) {
+        for (String key : keys) {
             if (key.startsWith(p + "headers.")) {
                 String header = key.substring((p + "headers.").length());
                 String value = string(key).orElse("");
@@ -262,7 +327,7 @@ public final class ConfigLoader {
                 actions.put(kind, action);
             }
         }
-        for (String key : config.getPropertyNames()) {
+        for (String key : keys) {
             if (key.startsWith(p + "on.")) {
                 String kind = key.substring((p + "on.").length());
                 if (Arrays.stream(FailureKind.values()).noneMatch(k -> k.wireName().equals(kind))) {
