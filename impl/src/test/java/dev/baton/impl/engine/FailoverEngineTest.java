@@ -6,6 +6,7 @@ import dev.baton.exception.RequestRejectedException;
 import dev.baton.exception.StreamInterruptedException;
 import dev.baton.exception.UpstreamFailedException;
 import dev.baton.impl.engine.EngineFixture.Mode;
+import dev.baton.impl.health.MutableClock;
 import dev.baton.impl.engine.EngineFixture.Outcome;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
@@ -35,7 +36,7 @@ class FailoverEngineTest {
     @RegisterExtension
     static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
 
-    private final TestClock clock = new TestClock();
+    private final MutableClock clock = new MutableClock();
     private FailoverEngine engine;
 
     @AfterEach
