@@ -1,5 +1,6 @@
 package dev.baton.impl.openai;
 
+import dev.baton.ChatChunk;
 import dev.baton.FailureKind;
 import dev.baton.impl.engine.Redactor;
 import dev.baton.impl.http.BoundedBody;
@@ -287,7 +288,7 @@ public final class OpenAiAdapter implements ProviderAdapter {
                 fail(streamError(error));
                 return;
             }
-            if (new dev.baton.ChatChunk(chunk, null, null).finishReason() != null) {
+            if (new ChatChunk(chunk, null, null).finishReason() != null) {
                 sawFinish = true;
             }
             demand.decrementAndGet();
