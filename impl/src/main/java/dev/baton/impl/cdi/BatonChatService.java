@@ -6,7 +6,6 @@ import dev.baton.ChatResponse;
 import dev.baton.FailoverChatService;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.config.BatonConfig;
-import dev.baton.impl.config.ConnectionConfig;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.engine.Redactor;
 import dev.baton.impl.health.LoggingHealthListener;
@@ -47,7 +46,7 @@ public class BatonChatService implements FailoverChatService {
                 .followRedirects(HttpClient.Redirect.NEVER) // a redirect could carry the key to another host
                 .connectTimeout(Duration.ofSeconds(10))
                 .build();
-        Redactor redactor = new Redactor(config.connections().stream().map(ConnectionConfig::apiKey).toList());
+        Redactor redactor = Redactor.forConnections(config.connections());
         engine = new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor)),
                 new InMemoryRecordStore(config.recordCapacity()), Clock.systemUTC(), new LoggingHealthListener());
     }

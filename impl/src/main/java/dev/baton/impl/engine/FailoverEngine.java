@@ -5,7 +5,6 @@ import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.config.BatonConfig;
-import dev.baton.impl.config.ConnectionConfig;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.HealthRegistry;
 import dev.baton.record.RequestRecord;
@@ -58,7 +57,7 @@ public final class FailoverEngine implements AutoCloseable {
         HealthRegistry health = new HealthRegistry(config.connections(), clock, listener);
         this.planner = new Planner(config);
         this.ctx = new EngineContext(config, Map.copyOf(byId), health, new RetryBudget(config.retryBudget(), clock),
-                store, new Redactor(config.connections().stream().map(ConnectionConfig::apiKey).toList()), clock, timer,
+                store, Redactor.forConnections(config.connections()), clock, timer,
                 () -> ThreadLocalRandom.current().nextLong());
     }
 

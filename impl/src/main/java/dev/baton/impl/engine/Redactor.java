@@ -1,5 +1,7 @@
 package dev.baton.impl.engine;
 
+import dev.baton.impl.config.ConnectionConfig;
+
 import java.util.Collection;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -16,6 +18,11 @@ public final class Redactor {
     private static final int MAX_LENGTH = 500;
 
     private final List<String> secrets;
+
+    /** Redacts every configured connection's key. */
+    public static Redactor forConnections(Collection<ConnectionConfig> connections) {
+        return new Redactor(connections.stream().map(ConnectionConfig::apiKey).toList());
+    }
 
     public Redactor(Collection<String> secrets) {
         // Very short values would redact ordinary words; real keys are long.

@@ -7,7 +7,6 @@ import dev.baton.ServedBy;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
-import dev.baton.impl.config.ConnectionConfig;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.impl.record.InMemoryRecordStore;
@@ -59,7 +58,7 @@ final class EngineFixture {
     static FailoverEngine engine(Map<String, String> props, InstantSource clock) {
         BatonConfig config = config(props);
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        Redactor redactor = new Redactor(config.connections().stream().map(ConnectionConfig::apiKey).toList());
+        Redactor redactor = Redactor.forConnections(config.connections());
         return new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor)),
                 new InMemoryRecordStore(config.recordCapacity()), clock, HealthListener.NONE);
     }
