@@ -29,6 +29,11 @@ public final class RequestRejectedException extends FailoverException {
                 + "connection serves.", 404, "invalid_request_error", "model_not_found", "model");
     }
 
+    /** 404: no such endpoint or record. */
+    public static RequestRejectedException notFound(String message) {
+        return new RequestRejectedException(message, 404, "invalid_request_error", "not_found", null);
+    }
+
     /** 413: the body, or a part of it, is larger than the configured limit. */
     public static RequestRejectedException tooLarge(String message) {
         return new RequestRejectedException(message, 413, "invalid_request_error", "request_too_large", null);

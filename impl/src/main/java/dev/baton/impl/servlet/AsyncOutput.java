@@ -1,0 +1,137 @@
+package dev.baton.impl.servlet;
+
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Queue;
+
+/**
+ * Non-blocking output for one async response: bytes are queued and written only while the
+ * container says the connection can take them ({@link ServletOutputStream#isReady()}); the rest is
+ * written from {@link #onWritePossible()}. No thread waits on a slow client.
+ *
+ * <p>{@code whenDrained} runs each time the queue empties, which is where a stream asks its
+ * upstream for the next chunk: back-pressure from the client's socket reaches the provider's.
+ * {@code whenGone} runs once when the client disconnects, the write fails or the container ends
+ * the async cycle, which is where the upstream exchange is cancelled.
+ *
+ * <p>Thread-safe: writes are serialised by the instance lock.
+ */
+final class AsyncOutput implements WriteListener, AsyncListener {
+
+    private final AsyncContext async;
+    private final ServletOutputStream out;
+    private final Queue<byte[]> queue = new ArrayDeque<>();
+    private Runnable whenDrained = () -> { };
+    private Runnable whenGone = () -> { };
+    private boolean finishing;
+    private boolean closed;
+    /** Written since the last flush; flushing nothing would commit the status line too early. */
+    private boolean unflushed;
+
+    AsyncOutput(AsyncContext async) throws IOException {
+        this.async = async;
+        this.out = async.getResponse().getOutputStream();
+        async.addListener(this);
+    }
+
+    /** Starts non-blocking mode; call after the callbacks are set. */
+    void start(Runnable drained, Runnable gone) {
+        this.whenDrained = drained;
+        this.whenGone = gone;
+        out.setWriteListener(this);
+    }
+
+    synchronized void send(byte[] bytes) {
+        if (closed || finishing) {
+            return;
+        }
+        queue.add(bytes);
+        drain();
+    }
+
+    /** Completes the response once everything queued has been written. */
+    synchronized void finish() {
+        if (closed) {
+            return;
+        }
+        finishing = true;
+        drain();
+    }
+
+    @Override
+    public synchronized void onWritePossible() {
+        drain();
+    }
+
+    private void drain() {
+        try {
+            while (!closed && out.isReady()) {
+                byte[] next = queue.poll();
+                if (next == null) {
+                    if (finishing) {
+                        closed = true;
+                        async.complete();
+                    } else {
+                        if (unflushed) {
+                            unflushed = false;
+                            out.flush(); // each SSE event leaves at once
+                        }
+                        if (out.isReady()) {
+                            whenDrained.run();
+                        }
+                    }
+                    return;
+                }
+                out.write(next);
+                unflushed = true;
+            }
+        } catch (IOException | IllegalStateException e) {
+            gone();
+        }
+    }
+
+    @Override
+    public void onError(Throwable t) {
+        gone();
+    }
+
+    @Override
+    public void onComplete(AsyncEvent event) {
+        gone();
+    }
+
+    @Override
+    public void onTimeout(AsyncEvent event) {
+        gone();
+        event.getAsyncContext().complete();
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+        gone();
+    }
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {
+    }
+
+    private void gone() {
+        Runnable callback;
+        synchronized (this) {
+            if (closed && finishing && queue.isEmpty()) {
+                return; // completed normally
+            }
+            closed = true;
+            queue.clear();
+            callback = whenGone;
+            whenGone = () -> { };
+        }
+        callback.run();
+    }
+}

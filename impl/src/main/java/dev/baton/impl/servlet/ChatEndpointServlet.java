@@ -1,0 +1,223 @@
+package dev.baton.impl.servlet;
+
+import dev.baton.ChatChunk;
+import dev.baton.ChatRequest;
+import dev.baton.FailoverChatService;
+import dev.baton.exception.FailoverException;
+import dev.baton.exception.RequestRejectedException;
+import dev.baton.impl.cdi.BatonExtension;
+import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.ConnectionConfig;
+import jakarta.enterprise.inject.spi.CDI;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Flow;
+
+/**
+ * The OpenAI-compatible endpoint: {@code POST /chat/completions} (JSON and SSE),
+ * {@code GET /models} and {@code GET /requests/{id}}. Authentication, request ids for refusals and
+ * size limits live in {@link GatewayFilter}; this class is about chat.
+ *
+ * <p>Every response is asynchronous: the request thread returns at once and the answer is written
+ * without blocking when the engine produces it. Thread-safe.
+ */
+public class ChatEndpointServlet extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+    static final String REQUEST_ID = "dev.baton.request-id";
+    /** The SDKs' whole-request timeout in seconds; it caps our deadline. */
+    private static final String STAINLESS_TIMEOUT = "x-stainless-timeout";
+    private static final String STAINLESS_RETRY_COUNT = "x-stainless-retry-count";
+
+    private transient FailoverChatService chat;
+    private transient BatonConfig config;
+    private int maxBodyBytes;
+
+    @Override
+    public void init() {
+        chat = CDI.current().select(FailoverChatService.class).get();
+        config = CDI.current().select(BatonExtension.class).get().config();
+        maxBodyBytes = Integer.parseInt(getInitParameter("max-body-bytes"));
+    }
+
+    @Override
+    protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        if (!"/chat/completions".equals(req.getPathInfo())) {
+            Responses.error(resp, RequestRejectedException.notFound("No such endpoint: POST " + req.getRequestURI()),
+                    GatewayFilter.requestId(req));
+            return;
+        }
+        ChatRequest request;
+        try {
+            request = withCallerHints(ChatRequest.fromJson(readBody(req)), req);
+        } catch (RequestRejectedException e) {
+            Responses.error(resp, e, GatewayFilter.requestId(req));
+            return;
+        }
+        AsyncContext async = req.startAsync();
+        async.setTimeout(0); // the engine's deadlines and timeouts bound every request
+        AsyncOutput output = new AsyncOutput(async);
+        HttpServletResponse response = (HttpServletResponse) async.getResponse();
+        if (request.stream()) {
+            new SseRelay(response, output, GatewayFilter.requestId(req)).subscribeTo(chat.stream(request));
+        } else {
+            var answer = chat.completeAsync(request).toCompletableFuture();
+            output.start(() -> { }, () -> answer.cancel(true));
+            answer.whenComplete((ok, error) -> {
+                if (error == null) {
+                    Responses.success(response, ok);
+                    output.send(ok.toJson().toString().getBytes(StandardCharsets.UTF_8));
+                } else {
+                    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                    output.send(Responses.failure(response, cause, GatewayFilter.requestId(req)));
+                }
+                output.finish();
+            });
+        }
+    }
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        String path = req.getPathInfo() == null ? "" : req.getPathInfo();
+        if (path.equals("/models")) {
+            Responses.json(resp, 200, models());
+        } else if (path.startsWith("/requests/") && path.length() > "/requests/".length()) {
+            String id = path.substring("/requests/".length());
+            var record = chat.findRecord(id);
+            if (record.isPresent()) {
+                Responses.json(resp, 200, Json.record(record.get()));
+            } else {
+                Responses.error(resp, RequestRejectedException.notFound("No record for request `" + id
+                        + "` (unknown, or evicted from the store)."), GatewayFilter.requestId(req));
+            }
+        } else {
+            Responses.error(resp, RequestRejectedException.notFound("No such endpoint: GET " + req.getRequestURI()),
+                    GatewayFilter.requestId(req));
+        }
+    }
+
+    /** What callers can name in {@code model}: every route and every model a connection serves. */
+    private JsonObject models() {
+        Set<String> ids = new LinkedHashSet<>(config.routes().keySet());
+        for (ConnectionConfig c : config.connections()) {
+            ids.addAll(c.models());
+        }
+        JsonArrayBuilder data = Json.array();
+        for (String id : ids) {
+            data.add(Json.object().add("id", id).add("object", "model").add("created", 0)
+                    .add("owned_by", config.routes().containsKey(id) ? "baton-route" : "baton"));
+        }
+        return Json.object().add("object", "list").add("data", data).build();
+    }
+
+    private String readBody(HttpServletRequest req) throws IOException {
+        // The filter refused a too-large Content-Length; this bounds chunked bodies too.
+        try (InputStream in = req.getInputStream()) {
+            byte[] body = in.readNBytes(maxBodyBytes + 1);
+            if (body.length > maxBodyBytes) {
+                throw RequestRejectedException.tooLarge("The request body is larger than " + maxBodyBytes + " bytes.");
+            }
+            return new String(body, StandardCharsets.UTF_8);
+        }
+    }
+
+    /** The caller's deadline and retry count, from the official SDKs' headers; bad values are ignored. */
+    private static ChatRequest withCallerHints(ChatRequest request, HttpServletRequest req) {
+        String timeout = req.getHeader(STAINLESS_TIMEOUT);
+        if (timeout != null && timeout.length() <= 16) {
+            try {
+                double seconds = Double.parseDouble(timeout.strip());
+                if (seconds > 0 && seconds < 86_400) {
+                    request = request.withTimeout(Duration.ofMillis((long) (seconds * 1000)));
+                }
+            } catch (NumberFormatException ignored) {
+                // not a number: the route's deadline applies
+            }
+        }
+        String retries = req.getHeader(STAINLESS_RETRY_COUNT);
+        if (retries != null && retries.matches("[0-9]{1,3}")) {
+            request = request.withCallerRetryCount(Integer.parseInt(retries));
+        }
+        return request;
+    }
+
+    /**
+     * Relays a stream to the client as SSE. Nothing is written before the first chunk: that chunk is
+     * the commit point, when status 200 and the served-by headers go out. A failure before it is an
+     * ordinary JSON error response; after it, an error event and no {@code [DONE]}.
+     */
+    private static final class SseRelay implements Flow.Subscriber<ChatChunk> {
+
+        private final HttpServletResponse response;
+        private final AsyncOutput output;
+        private final String refusalId;
+        private volatile Flow.Subscription subscription;
+        private volatile boolean committed;
+
+        SseRelay(HttpServletResponse response, AsyncOutput output, String refusalId) {
+            this.response = response;
+            this.output = output;
+            this.refusalId = refusalId;
+        }
+
+        void subscribeTo(Flow.Publisher<ChatChunk> stream) {
+            stream.subscribe(this);
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription = s;
+            // Each time the client has taken everything written, ask for one more chunk.
+            output.start(() -> s.request(1), s::cancel);
+        }
+
+        @Override
+        public void onNext(ChatChunk chunk) {
+            if (!committed) {
+                committed = true;
+                response.setStatus(200);
+                response.setContentType("text/event-stream");
+                response.setCharacterEncoding("UTF-8");
+                response.setHeader("cache-control", "no-cache");
+                response.setHeader("x-accel-buffering", "no");
+                Responses.servedBy(response, chunk.servedBy(), chunk.requestId());
+            }
+            output.send(event(chunk.body().toString()));
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            if (!committed) {
+                output.send(Responses.failure(response, error, refusalId));
+            } else {
+                FailoverException e = error instanceof FailoverException f ? f : null;
+                output.send(event((e != null ? Json.error(e)
+                        : Json.error("The stream failed.", "server_error", "stream_interrupted", null)).toString()));
+            }
+            output.finish();
+        }
+
+        @Override
+        public void onComplete() {
+            output.send(event("[DONE]"));
+            output.finish();
+        }
+
+        private static byte[] event(String data) {
+            return ("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+}

@@ -1,0 +1,44 @@
+package dev.baton.impl.servlet;
+
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterRegistration;
+import jakarta.servlet.ServletContainerInitializer;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletRegistration;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import java.lang.System.Logger.Level;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Registers the OpenAI-compatible endpoint when {@code baton.endpoint.enabled=true}; otherwise
+ * the application gets nothing. A bad {@code baton.endpoint.*} value fails the application's start.
+ */
+public class EndpointInitializer implements ServletContainerInitializer {
+
+    private static final System.Logger LOG = System.getLogger(EndpointInitializer.class.getName());
+
+    @Override
+    public void onStartup(Set<Class<?>> classes, ServletContext context) {
+        EndpointSettings settings = EndpointSettings.load(ConfigProvider.getConfig(context.getClassLoader()));
+        if (!settings.enabled()) {
+            return;
+        }
+        String mapping = settings.path() + "/*";
+        FilterRegistration.Dynamic filter = context.addFilter("baton-gateway",
+                new GatewayFilter(settings.keyHashes(), settings.maxBodyBytes()));
+        filter.setAsyncSupported(true);
+        filter.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, mapping);
+        ServletRegistration.Dynamic servlet = context.addServlet("baton-chat", ChatEndpointServlet.class);
+        servlet.setAsyncSupported(true);
+        servlet.setInitParameter("max-body-bytes", Integer.toString(settings.maxBodyBytes()));
+        servlet.addMapping(mapping);
+        if (settings.keyHashes().isEmpty()) {
+            LOG.log(Level.WARNING, "Baton endpoint at {0}{1} accepts callers without a gateway key: set "
+                    + "baton.endpoint.api-key-sha256 or protect it with a security constraint", context.getContextPath(), mapping);
+        } else {
+            LOG.log(Level.INFO, "Baton endpoint at {0}{1}", context.getContextPath(), mapping);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.baton.impl.servlet;
+
+import dev.baton.exception.FailoverException;
+import dev.baton.record.AttemptRecord;
+import dev.baton.record.RequestRecord;
+import dev.baton.record.SkippedTarget;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
+
+/** The endpoint's JSON shapes: OpenAI-style errors and the request record. */
+final class Json {
+
+    private static final JsonProvider JSON = JsonProvider.provider();
+
+    private Json() {
+    }
+
+    /** {@code {"error": {"message", "type", "code", "param"}}}. */
+    static JsonObject error(String message, String type, String code, String param) {
+        return JSON.createObjectBuilder().add("error", JSON.createObjectBuilder()
+                .add("message", message)
+                .add("type", type)
+                .add("code", nullable(code))
+                .add("param", nullable(param))).build();
+    }
+
+    static JsonObject error(FailoverException e) {
+        return error(e.getMessage(), e.type(), e.code(), e.param());
+    }
+
+    static JsonObject record(RequestRecord r) {
+        JsonArrayBuilder attempts = JSON.createArrayBuilder();
+        for (AttemptRecord a : r.attempts()) {
+            attempts.add(JSON.createObjectBuilder()
+                    .add("target", a.target())
+                    .add("connection", a.connection())
+                    .add("provider", a.provider())
+                    .add("model", a.model())
+                    .add("route", a.position())
+                    .add("retry", a.retry())
+                    .add("started_at", a.startedAt().toString())
+                    .add("kind", a.kind() == null ? JsonValue.NULL : JSON.createValue(a.kind().wireName()))
+                    .add("http_status", a.httpStatus())
+                    .add("error_type", nullable(a.errorType()))
+                    .add("error_code", nullable(a.errorCode()))
+                    .add("message", nullable(a.message()))
+                    .add("latency_ms", a.latencyMillis())
+                    .add("retry_after_ms", a.retryAfter() == null ? JsonValue.NULL : JSON.createValue(a.retryAfter().toMillis()))
+                    .add("after_commit", a.afterCommit()));
+        }
+        JsonArrayBuilder skipped = JSON.createArrayBuilder();
+        for (SkippedTarget s : r.skipped()) {
+            skipped.add(JSON.createObjectBuilder().add("target", s.target()).add("route", s.position())
+                    .add("reason", s.reason()));
+        }
+        JsonObjectBuilder out = JSON.createObjectBuilder()
+                .add("id", r.id())
+                .add("started_at", r.startedAt().toString())
+                .add("status", r.status())
+                .add("http_status", r.httpStatus())
+                .add("error_code", nullable(r.errorCode()))
+                .add("model_requested", nullable(r.modelRequested()))
+                .add("route_name", nullable(r.routeName()));
+        r.served().ifPresentOrElse(s -> out.add("model", s.model()).add("route", s.position())
+                        .add("provider", s.provider()).add("connection", s.connection()),
+                () -> out.addNull("model").addNull("route").addNull("provider").addNull("connection"));
+        return out.add("attempts", attempts)
+                .add("skipped", skipped)
+                .add("stream", r.stream())
+                .add("committed", r.committed())
+                .add("first_token_ms", r.firstTokenMillis() == null ? JsonValue.NULL : JSON.createValue(r.firstTokenMillis()))
+                .add("latency_ms", r.latencyMillis())
+                .add("usage", r.usage() == null ? JsonValue.NULL : r.usage())
+                .build();
+    }
+
+    static JsonObjectBuilder object() {
+        return JSON.createObjectBuilder();
+    }
+
+    static JsonArrayBuilder array() {
+        return JSON.createArrayBuilder();
+    }
+
+    private static JsonValue nullable(String s) {
+        return s == null ? JsonValue.NULL : JSON.createValue(s);
+    }
+}
