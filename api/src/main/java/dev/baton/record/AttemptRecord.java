@@ -25,11 +25,12 @@ import java.util.Objects;
  * @param message      what went wrong, or {@code null} on success
  * @param retryAfter   the Retry-After the provider sent, or {@code null}
  * @param afterCommit  whether the failure happened after output had reached the caller
+ * @param abandoned    the caller went away while this attempt was in flight (it neither served nor failed)
  */
 public record AttemptRecord(String target, String connection, String provider, String model, String position,
                             int retry, Instant startedAt, long latencyMillis, FailureKind kind, int httpStatus,
                             String errorType, String errorCode, String message, Duration retryAfter,
-                            boolean afterCommit) {
+                            boolean afterCommit, boolean abandoned) {
 
     public AttemptRecord {
         Objects.requireNonNull(target, "target");
@@ -37,6 +38,6 @@ public record AttemptRecord(String target, String connection, String provider, S
     }
 
     public boolean succeeded() {
-        return kind == null;
+        return kind == null && !abandoned;
     }
 }

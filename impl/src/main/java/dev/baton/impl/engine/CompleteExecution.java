@@ -26,7 +26,7 @@ final class CompleteExecution extends Execution {
         // A caller that cancels its future cancels the attempt in flight.
         result.whenComplete((r, t) -> {
             if (result.isCancelled()) {
-                abandon();
+                abandon(null, null);
                 CompletableFuture<JsonObject> current = call;
                 if (current != null) {
                     current.cancel(true);

@@ -57,6 +57,9 @@ abstract class Execution {
     private volatile boolean finished;
     private volatile Candidate inFlight;
     private volatile boolean inFlightIsProbe;
+    private volatile int inFlightRetry;
+    private volatile Instant inFlightStarted;
+    private volatile long inFlightStartNanos;
 
     Execution(EngineContext ctx, ChatRequest request, Resolution resolution, String id) {
         this.ctx = ctx;
@@ -80,14 +83,25 @@ abstract class Execution {
 
     abstract void deliverFailure(FailoverException failure);
 
-    /** Stops the request for a caller that went away; aborting the attempt in flight is the mode's job. */
-    void abandon() {
+    /**
+     * Stops the request for a caller that went away: the attempt in flight is recorded as abandoned
+     * (health is not touched: the provider did nothing wrong) and the request as 499. Aborting the
+     * attempt's exchange is the mode's job.
+     *
+     * @param servedBy         who was serving, when output had reached the caller; else {@code null}
+     * @param firstTokenMillis when that output came, or {@code null}
+     */
+    void abandon(ServedBy servedBy, Long firstTokenMillis) {
         if (finished) {
             return;
         }
         finished = true;
-        releaseProbe();
-        save(false, 499, "client_closed_request", null, false, null, null);
+        Candidate c = inFlight;
+        if (c != null) {
+            releaseProbe();
+            recordAttempt(c, inFlightRetry, inFlightStarted, inFlightStartNanos, null, servedBy != null, true);
+        }
+        save(false, 499, "client_closed_request", servedBy, servedBy != null, firstTokenMillis, null);
     }
 
     final void next() {
@@ -157,8 +171,11 @@ abstract class Execution {
     }
 
     private void start(Candidate c, int retry, boolean probe) {
-        inFlight = c;
         inFlightIsProbe = probe;
+        inFlightRetry = retry;
+        inFlightStarted = ctx.clock().instant();
+        inFlightStartNanos = System.nanoTime();
+        inFlight = c;
         try {
             runAttempt(c, retry, attemptTimeout());
         } catch (RuntimeException e) {
@@ -298,12 +315,17 @@ abstract class Execution {
         }
     }
 
+    private void recordAttempt(Candidate c, int retry, Instant started, long startNanos, ProviderFailure f,
+                               boolean afterCommit) {
+        recordAttempt(c, retry, started, startNanos, f, afterCommit, false);
+    }
+
     private synchronized void recordAttempt(Candidate c, int retry, Instant started, long startNanos, ProviderFailure f,
-                                            boolean afterCommit) {
+                                            boolean afterCommit, boolean abandoned) {
         attempts.add(new AttemptRecord(c.name(), c.target().connection(), c.target().provider(), c.target().model(),
                 c.position(), retry, started, millisSince(startNanos), f == null ? null : f.kind(),
-                f == null ? 200 : f.httpStatus(), f == null ? null : f.type(), f == null ? null : f.code(),
-                f == null ? null : ctx.redactor().clean(f.message()), f == null ? null : f.retryAfter(), afterCommit));
+                f != null ? f.httpStatus() : abandoned && !afterCommit ? 0 : 200, f == null ? null : f.type(), f == null ? null : f.code(),
+                f == null ? null : ctx.redactor().clean(f.message()), f == null ? null : f.retryAfter(), afterCommit, abandoned));
     }
 
     private synchronized RequestRecord save(boolean ok, int status, String code, ServedBy servedBy, boolean committed,

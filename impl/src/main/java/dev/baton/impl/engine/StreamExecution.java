@@ -101,8 +101,9 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
         }
         cancelled = true;
         terminated = true;
-        abandon();
         StreamAttempt attempt = current;
+        boolean committed = attempt != null && attempt.committed;
+        abandon(committed ? attempt.servedBy : null, committed ? attempt.firstTokenMillis : null);
         if (attempt != null) {
             attempt.abort();
         }
@@ -166,11 +167,11 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
         private volatile boolean committed;
         private volatile boolean sawFinish;
         private volatile JsonObject usage;
-        private Long firstTokenMillis;
+        private volatile Long firstTokenMillis;
         private long committedNanos;
         private boolean ended;
         private ScheduledFuture<?> timer;
-        private ServedBy servedBy;
+        private volatile ServedBy servedBy;
 
         StreamAttempt(Candidate candidate, int retry, Duration firstTokenTimeout) {
             this.candidate = candidate;

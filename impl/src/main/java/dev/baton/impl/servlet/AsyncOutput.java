@@ -133,5 +133,12 @@ final class AsyncOutput implements WriteListener, AsyncListener {
             whenGone = () -> { };
         }
         callback.run();
+        // With no async timeout, nothing else would ever end this request: the container would
+        // wait for it at shutdown.
+        try {
+            async.complete();
+        } catch (RuntimeException alreadyEnded) {
+            // completed or dispatched by the container in the meantime
+        }
     }
 }

@@ -49,7 +49,8 @@ final class Json {
                     .add("message", nullable(a.message()))
                     .add("latency_ms", a.latencyMillis())
                     .add("retry_after_ms", a.retryAfter() == null ? JsonValue.NULL : JSON.createValue(a.retryAfter().toMillis()))
-                    .add("after_commit", a.afterCommit()));
+                    .add("after_commit", a.afterCommit())
+                    .add("abandoned", a.abandoned()));
         }
         JsonArrayBuilder skipped = JSON.createArrayBuilder();
         for (SkippedTarget s : r.skipped()) {

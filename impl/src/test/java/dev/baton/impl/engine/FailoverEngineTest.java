@@ -465,6 +465,13 @@ class FailoverEngineTest {
                 "the upstream connection is closed when the caller goes away");
         RequestRecord record = engine.findRecord(id).orElseThrow();
         assertEquals("client_closed_request", record.errorCode());
+        assertEquals(499, record.httpStatus());
+        assertTrue(record.committed(), "output had reached the caller");
+        assertEquals("a", record.servedBy().connection());
+        assertEquals(1, record.attempts().size());
+        assertTrue(record.attempts().get(0).abandoned());
+        assertFalse(record.attempts().get(0).succeeded());
+        assertEquals("healthy", engine.health().of("a").snapshot().state(), "the provider did nothing wrong");
     }
 
     @Test

@@ -165,6 +165,6 @@ class FinalErrorTest {
         String connection = target.substring(0, target.indexOf('/'));
         String model = target.substring(target.indexOf('/') + 1);
         return new AttemptRecord(target, connection, "openai", model, position, retry, NOW, 10, kind, status,
-                null, code, message, retryAfter, false);
+                null, code, message, retryAfter, false, false);
     }
 }

@@ -1,0 +1,199 @@
+package dev.baton.system;
+
+import com.openai.errors.NotFoundException;
+import com.openai.errors.RateLimitException;
+import com.openai.errors.UnauthorizedException;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
+
+import dev.baton.testkit.Behavior;
+import dev.baton.testkit.ProviderSimulator;
+
+import jakarta.json.JsonObject;
+
+import java.net.URL;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.container.test.api.RunAsClient;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.arquillian.test.api.ArquillianResource;
+import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static dev.baton.system.Gateway.attempts;
+import static dev.baton.system.Gateway.header;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Final errors as an OpenAI client receives them: status, OpenAI-shaped body, {@code x-should-retry} and
+ * {@code Retry-After}, and the record. The tests share one deployment and therefore Baton's health state, so they run
+ * in order: refusals that call no provider first, then failures that only count against health, and the rate limit,
+ * which parks both accounts, last. The spend limit parks the primary for 15 minutes and has its own deployment
+ * ({@link SpendLimitIT}).
+ */
+@ExtendWith(ArquillianExtension.class)
+@RunAsClient
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FinalErrorsIT {
+
+    private static ProviderSimulator simulator;
+
+    @ArquillianResource
+    URL base;
+
+    private Gateway gateway;
+
+    @Deployment(testable = false)
+    static WebArchive deployment() {
+        return Deployments.sample("baton-it.war");
+    }
+
+    @BeforeAll
+    static void startSimulator() {
+        simulator = ProviderSimulator.start(Ports.simulator());
+    }
+
+    @AfterAll
+    static void stopSimulator() {
+        if (simulator != null) {
+            simulator.close();
+        }
+    }
+
+    @BeforeEach
+    void connect() {
+        gateway = new Gateway(base);
+    }
+
+    @AfterEach
+    void resetSimulator() {
+        gateway.close();
+        simulator.reset();
+    }
+
+    /** The OpenAI error object of a response, after checking the envelope. */
+    private static JsonObject error(HttpResponse<String> response) {
+        assertTrue(header(response, "content-type").startsWith("application/json"), response.headers()::toString);
+        JsonObject error = Gateway.json(response.body()).getJsonObject("error");
+        assertTrue(error != null && error.containsKey("message") && error.containsKey("type")
+                && error.containsKey("code") && error.containsKey("param"), response::body);
+        return error;
+    }
+
+    private void assertNoProviderCalled() {
+        assertEquals(0, simulator.account("primary").requestCount());
+        assertEquals(0, simulator.account("standby").requestCount());
+    }
+
+    @Test
+    @Order(1)
+    void refusesAnUnknownModelWith404WithoutCallingAProvider() {
+        HttpResponse<String> response = gateway.postChat(Gateway.chatBody("gpt-nonexistent", false));
+
+        assertEquals(404, response.statusCode(), response::body);
+        assertEquals("model_not_found", error(response).getString("code"));
+        assertEquals("false", header(response, "x-should-retry"));
+        assertTrue(response.headers().firstValue("x-request-id").isPresent());
+        NotFoundException sdk = assertThrows(NotFoundException.class, () -> gateway.openAi().chat().completions()
+                .create(ChatCompletionCreateParams.builder().model("gpt-nonexistent").addUserMessage("Hi").build()));
+        assertEquals("model_not_found", sdk.code().orElse(null));
+        assertNoProviderCalled();
+    }
+
+    @Test
+    @Order(2)
+    void refusesAMissingKeyWith401() {
+        HttpResponse<String> response = gateway.postChat(Gateway.chatBody(Gateway.ROUTE, false), null);
+
+        assertEquals(401, response.statusCode(), response::body);
+        error(response);
+        assertTrue(response.headers().firstValue("x-request-id").isPresent());
+        assertNoProviderCalled();
+    }
+
+    @Test
+    @Order(3)
+    void refusesAWrongKeyWith401AndTheSdkSaysUnauthorized() {
+        HttpResponse<String> response = gateway.postChat(Gateway.chatBody(Gateway.ROUTE, false),
+                "Bearer not-the-demo-key");
+
+        assertEquals(401, response.statusCode(), response::body);
+        error(response);
+        assertThrows(UnauthorizedException.class, () -> gateway.openAi("not-the-demo-key").chat().completions()
+                .create(ChatCompletionCreateParams.builder().model(Gateway.ROUTE).addUserMessage("Hi").build()));
+        assertNoProviderCalled();
+    }
+
+    @Test
+    @Order(4)
+    void refusesMalformedJsonWith400() {
+        HttpResponse<String> response = gateway.postChat("{\"model\": \"demo\", \"messages\": [");
+
+        assertEquals(400, response.statusCode(), response::body);
+        assertEquals("invalid_request_error", error(response).getString("type"));
+        assertEquals("false", header(response, "x-should-retry"));
+        assertNoProviderCalled();
+    }
+
+    @Test
+    @Order(5)
+    void answers502UpstreamErrorWhenBothAccountsAreOverloadedAndRecordsEveryAttempt() {
+        simulator.account("primary").setDefault(Behavior.overloaded());
+        simulator.account("standby").setDefault(Behavior.overloaded());
+
+        HttpResponse<String> response = gateway.postChat(Gateway.chatBody(Gateway.ROUTE, false));
+
+        assertEquals(502, response.statusCode(), response::body);
+        JsonObject error = error(response);
+        assertEquals("upstream_error", error.getString("code"));
+        assertEquals("true", header(response, "x-should-retry"));
+
+        JsonObject record = gateway.record(header(response, "x-request-id"));
+        assertEquals("error", record.getString("status"));
+        assertEquals(502, record.getInt("http_status"));
+        assertEquals("upstream_error", record.getString("error_code"));
+        List<String> tried = attempts(record);
+        assertEquals(simulator.account("primary").requestCount() + simulator.account("standby").requestCount(),
+                tried.size(), "every provider call is in the record: " + tried);
+        assertTrue(tried.contains("primary:503:server_error") && tried.contains("standby:503:server_error"),
+                tried::toString);
+        assertTrue(tried.stream().allMatch(a -> a.endsWith(":503:server_error")), tried::toString);
+    }
+
+    @Test
+    @Order(6)
+    void answers429WithRetryAfterWhenBothAccountsAreRateLimited() {
+        simulator.account("primary").setDefault(Behavior.rateLimited(Duration.ofSeconds(1)));
+        simulator.account("standby").setDefault(Behavior.rateLimited(Duration.ofSeconds(1)));
+
+        HttpResponse<String> response = gateway.postChat(Gateway.chatBody(Gateway.ROUTE, false));
+
+        assertEquals(429, response.statusCode(), response::body);
+        error(response);
+        assertEquals("true", header(response, "x-should-retry"));
+        long retryAfter = Long.parseLong(header(response, "retry-after"));
+        assertTrue(retryAfter >= 1 && retryAfter <= 30, () -> "Retry-After: " + retryAfter);
+
+        JsonObject record = gateway.record(header(response, "x-request-id"));
+        assertEquals(429, record.getInt("http_status"));
+        List<String> tried = attempts(record);
+        assertTrue(tried.contains("primary:429:rate_limit") && tried.contains("standby:429:rate_limit"),
+                tried::toString);
+
+        RateLimitException sdk = assertThrows(RateLimitException.class, () -> gateway.openAi().chat().completions()
+                .create(ChatCompletionCreateParams.builder().model(Gateway.ROUTE).addUserMessage("Hi").build()));
+        assertEquals(429, sdk.statusCode());
+    }
+}
