@@ -17,7 +17,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -30,8 +29,9 @@ import java.util.concurrent.Flow;
  * {@code GET /models} and {@code GET /requests/{id}}. Authentication, request ids for refusals and
  * size limits live in {@link GatewayFilter}; this class is about chat.
  *
- * <p>Every response is asynchronous: the request thread returns at once and the answer is written
- * without blocking when the engine produces it. Thread-safe.
+ * <p>Asynchronous end to end: the body is read with a {@code ReadListener}, the request thread
+ * returns at once, and the answer is written through a {@code WriteListener} when the engine
+ * produces it. Thread-safe.
  */
 public class ChatEndpointServlet extends HttpServlet {
 
@@ -59,33 +59,47 @@ public class ChatEndpointServlet extends HttpServlet {
                     GatewayFilter.requestId(req));
             return;
         }
-        ChatRequest request;
-        try {
-            request = withCallerHints(ChatRequest.fromJson(readBody(req)), req);
-        } catch (RequestRejectedException e) {
-            Responses.error(resp, e, GatewayFilter.requestId(req));
-            return;
-        }
         AsyncContext async = req.startAsync();
         async.setTimeout(0); // the engine's deadlines and timeouts bound every request
         AsyncOutput output = new AsyncOutput(async);
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
-        if (request.stream()) {
-            new SseRelay(response, output, GatewayFilter.requestId(req)).subscribeTo(chat.stream(request));
-        } else {
-            var answer = chat.completeAsync(request).toCompletableFuture();
-            output.start(() -> { }, () -> answer.cancel(true));
-            answer.whenComplete((ok, error) -> {
-                if (error == null) {
-                    Responses.success(response, ok);
-                    output.send(ok.toJson().toString().getBytes(StandardCharsets.UTF_8));
-                } else {
-                    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-                    output.send(Responses.failure(response, cause, GatewayFilter.requestId(req)));
-                }
-                output.finish();
-            });
-        }
+        String refusalId = GatewayFilter.requestId(req);
+        BodyReader.read(req.getInputStream(), maxBodyBytes, body -> {
+            ChatRequest request;
+            try {
+                request = withCallerHints(ChatRequest.fromJson(new String(body, StandardCharsets.UTF_8)), req);
+            } catch (RequestRejectedException e) {
+                refuse(response, output, e, refusalId);
+                return;
+            }
+            if (request.stream()) {
+                new SseRelay(response, output, refusalId).subscribeTo(chat.stream(request));
+            } else {
+                complete(request, response, output, refusalId);
+            }
+        }, error -> refuse(response, output, error instanceof RequestRejectedException ? error
+                : RequestRejectedException.invalidRequest("The request body could not be read.", null), refusalId));
+    }
+
+    private void complete(ChatRequest request, HttpServletResponse response, AsyncOutput output, String refusalId) {
+        var answer = chat.completeAsync(request).toCompletableFuture();
+        output.start(() -> { }, () -> answer.cancel(true));
+        answer.whenComplete((ok, error) -> {
+            if (error == null) {
+                Responses.success(response, ok);
+                output.send(ok.toJson().toString().getBytes(StandardCharsets.UTF_8));
+            } else {
+                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                output.send(Responses.failure(response, cause, refusalId));
+            }
+            output.finish();
+        });
+    }
+
+    private static void refuse(HttpServletResponse response, AsyncOutput output, Throwable error, String refusalId) {
+        output.start(() -> { }, () -> { });
+        output.send(Responses.failure(response, error, refusalId));
+        output.finish();
     }
 
     @Override
@@ -120,17 +134,6 @@ public class ChatEndpointServlet extends HttpServlet {
                     .add("owned_by", config.routes().containsKey(id) ? "baton-route" : "baton"));
         }
         return Json.object().add("object", "list").add("data", data).build();
-    }
-
-    private String readBody(HttpServletRequest req) throws IOException {
-        // The filter refused a too-large Content-Length; this bounds chunked bodies too.
-        try (InputStream in = req.getInputStream()) {
-            byte[] body = in.readNBytes(maxBodyBytes + 1);
-            if (body.length > maxBodyBytes) {
-                throw RequestRejectedException.tooLarge("The request body is larger than " + maxBodyBytes + " bytes.");
-            }
-            return new String(body, StandardCharsets.UTF_8);
-        }
     }
 
     /** The caller's deadline and retry count, from the official SDKs' headers; bad values are ignored. */
