@@ -318,6 +318,8 @@ class ChatCompletionsIT {
         List<String> ids = models.getJsonArray("data").stream()
                 .map(v -> v.asJsonObject().getString("id")).toList();
         assertTrue(ids.contains(Gateway.MODEL), ids::toString);
+        assertTrue(ids.contains(Gateway.ROUTE), ids::toString);
+        assertFalse(ids.contains("internal"), () -> "a route callers may not use is not listed: " + ids);
         assertTrue(response.headers().firstValue("x-request-id").isPresent(), () -> response.headers().map()
                 .toString());
     }

@@ -148,6 +148,45 @@ class FinalErrorsIT {
     }
 
     @Test
+    @Order(4)
+    void refusesARouteTheEndpointDoesNotAllowWith403() {
+        HttpResponse<String> response = gateway.postChat(Gateway.chatBody("internal", false));
+
+        assertEquals(403, response.statusCode(), response::body);
+        assertEquals("model_not_allowed", error(response).getString("code"));
+        assertEquals("false", header(response, "x-should-retry"));
+        assertNoProviderCalled();
+    }
+
+    @Test
+    @Order(4)
+    void refusesAnUnknownFallbackWith400NamingTheEntry() {
+        String body = Gateway.json(Gateway.chatBody(Gateway.MODEL, false)).entrySet().stream()
+                .collect(jakarta.json.Json::createObjectBuilder, (b, e) -> b.add(e.getKey(), e.getValue()), (a, b) -> { })
+                .add("fallbacks", jakarta.json.Json.createArrayBuilder().add("gpt-nonexistent")).build().toString();
+
+        HttpResponse<String> response = gateway.postChat(body);
+
+        assertEquals(400, response.statusCode(), response::body);
+        JsonObject error = error(response);
+        assertEquals("unknown_fallback_model", error.getString("code"));
+        assertTrue(error.getString("message").contains("fallbacks[0]: `gpt-nonexistent`"), response::body);
+        assertNoProviderCalled();
+    }
+
+    @Test
+    @Order(4)
+    void refusesABodyOverTheLimitWith413() {
+        String huge = Gateway.chatBody(Gateway.ROUTE, false).replace("Say hello.", "x".repeat(1_100_000));
+
+        HttpResponse<String> response = gateway.postChat(huge);
+
+        assertEquals(413, response.statusCode(), response::body);
+        assertEquals("request_too_large", error(response).getString("code"));
+        assertNoProviderCalled();
+    }
+
+    @Test
     @Order(5)
     void answers502UpstreamErrorWhenBothAccountsAreOverloadedAndRecordsEveryAttempt() {
         simulator.account("primary").setDefault(Behavior.overloaded());

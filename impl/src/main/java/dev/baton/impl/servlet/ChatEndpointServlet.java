@@ -19,10 +19,13 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Flow;
+import java.util.stream.Collectors;
 
 /**
  * The OpenAI-compatible endpoint: {@code POST /chat/completions} (JSON and SSE),
@@ -44,12 +47,15 @@ public class ChatEndpointServlet extends HttpServlet {
     private transient FailoverChatService chat;
     private transient BatonConfig config;
     private int maxBodyBytes;
+    private transient Set<String> allowedModels;
 
     @Override
     public void init() {
         chat = CDI.current().select(FailoverChatService.class).get();
         config = CDI.current().select(BatonExtension.class).get().config();
         maxBodyBytes = Integer.parseInt(getInitParameter("max-body-bytes"));
+        allowedModels = Arrays.stream(getInitParameter("allowed-models").split(",")).filter(m -> !m.isBlank())
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     @Override
@@ -67,7 +73,7 @@ public class ChatEndpointServlet extends HttpServlet {
         BodyReader.read(req.getInputStream(), maxBodyBytes, body -> {
             ChatRequest request;
             try {
-                request = withCallerHints(ChatRequest.fromJson(new String(body, StandardCharsets.UTF_8)), req);
+                request = allowed(withCallerHints(ChatRequest.fromJson(new String(body, StandardCharsets.UTF_8)), req));
             } catch (RequestRejectedException e) {
                 refuse(response, output, e, refusalId);
                 return;
@@ -79,6 +85,27 @@ public class ChatEndpointServlet extends HttpServlet {
             }
         }, error -> refuse(response, output, error instanceof RequestRejectedException ? error
                 : RequestRejectedException.invalidRequest("The request body could not be read.", null), refusalId));
+    }
+
+    /**
+     * Applies the endpoint's model allowlist: a configured route or model the caller may not use is
+     * refused with 403 (an unknown one stays a 404 from the engine); fallbacks it may not use are
+     * dropped, never routed around the policy.
+     */
+    private ChatRequest allowed(ChatRequest request) {
+        if (allowedModels.isEmpty()) {
+            return request;
+        }
+        String model = request.model();
+        if (model != null && !allowedModels.contains(model) && known(model)) {
+            throw RequestRejectedException.modelNotAllowed(model);
+        }
+        List<String> fallbacks = request.fallbacks().stream().filter(f -> allowedModels.contains(f) || !known(f)).toList();
+        return fallbacks.size() == request.fallbacks().size() ? request : request.withFallbacks(fallbacks);
+    }
+
+    private boolean known(String model) {
+        return config.routes().containsKey(model) || !config.servingModel(model).isEmpty();
     }
 
     private void complete(ChatRequest request, HttpServletResponse response, AsyncOutput output, String refusalId) {
@@ -130,6 +157,9 @@ public class ChatEndpointServlet extends HttpServlet {
         }
         JsonArrayBuilder data = Json.array();
         for (String id : ids) {
+            if (!allowedModels.isEmpty() && !allowedModels.contains(id)) {
+                continue;
+            }
             data.add(Json.object().add("id", id).add("object", "model").add("created", 0)
                     .add("owned_by", config.routes().containsKey(id) ? "baton-route" : "baton"));
         }

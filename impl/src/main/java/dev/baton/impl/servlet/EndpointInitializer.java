@@ -33,6 +33,7 @@ public class EndpointInitializer implements ServletContainerInitializer {
         ServletRegistration.Dynamic servlet = context.addServlet("baton-chat", ChatEndpointServlet.class);
         servlet.setAsyncSupported(true);
         servlet.setInitParameter("max-body-bytes", Integer.toString(settings.maxBodyBytes()));
+        servlet.setInitParameter("allowed-models", String.join(",", settings.allowedModels()));
         servlet.addMapping(mapping);
         if (settings.keyHashes().isEmpty()) {
             LOG.log(Level.WARNING, "Baton endpoint at {0}{1} accepts callers without a gateway key: set "

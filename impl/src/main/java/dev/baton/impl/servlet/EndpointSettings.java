@@ -17,14 +17,23 @@ import java.util.Set;
  * @param keyHashes    SHA-256 digests of the accepted gateway keys; empty means the container's own
  *                     security (or none) guards the endpoint
  * @param maxBodyBytes the largest request body accepted (default 1 MiB)
+ * @param allowedModels the routes and models callers may name; empty means every configured one
  */
-public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHashes, int maxBodyBytes) {
+public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHashes, int maxBodyBytes,
+                               Set<String> allowedModels) {
 
     static final String PREFIX = "baton.endpoint.";
-    private static final Set<String> KEYS = Set.of("enabled", "path", "api-key-sha256", "max-body-bytes");
+    private static final Set<String> KEYS = Set.of("enabled", "path", "api-key-sha256", "max-body-bytes",
+            "allowed-models");
 
     public EndpointSettings {
         keyHashes = List.copyOf(keyHashes);
+        allowedModels = Set.copyOf(allowedModels);
+    }
+
+    /** Whether callers of the endpoint may name {@code model}. */
+    public boolean allows(String model) {
+        return allowedModels.isEmpty() || allowedModels.contains(model);
     }
 
     /** @throws FailoverDefinitionException naming every bad key */
@@ -73,6 +82,12 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
             throw new FailoverDefinitionException("Baton endpoint configuration is invalid:\n  - "
                     + String.join("\n  - ", problems));
         }
-        return new EndpointSettings(Boolean.parseBoolean(enabledText), path, hashes, maxBody);
+        Set<String> allowed = new java.util.HashSet<>();
+        for (String model : config.getOptionalValue(PREFIX + "allowed-models", String.class).orElse("").split(",")) {
+            if (!model.isBlank()) {
+                allowed.add(model.strip());
+            }
+        }
+        return new EndpointSettings(Boolean.parseBoolean(enabledText), path, hashes, maxBody, allowed);
     }
 }
