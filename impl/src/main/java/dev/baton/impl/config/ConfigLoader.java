@@ -47,7 +47,8 @@ public final class ConfigLoader {
     /** Kinds whose action may be {@code retry}: only failures a second try on the same target can cure. */
     private static final Set<FailureKind> RETRYABLE_KINDS = Set.of(FailureKind.CONNECTION, FailureKind.SERVER_ERROR,
             FailureKind.RATE_LIMIT);
-    private static final Map<String, String> DEFAULT_BASE_URLS = Map.of("openai", "https://api.openai.com/v1");
+    private static final Map<String, String> DEFAULT_BASE_URLS = Map.of("openai", "https://api.openai.com/v1",
+            "anthropic", "https://api.anthropic.com/v1");
 
     private final Config config;
     private final Set<String> providers;

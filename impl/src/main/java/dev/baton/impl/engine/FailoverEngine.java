@@ -6,6 +6,7 @@ import dev.baton.ChatResponse;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.health.HealthListener;
+import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.health.HealthRegistry;
 import dev.baton.record.RequestRecord;
 import dev.baton.spi.ProviderAdapter;
@@ -78,7 +79,7 @@ public final class FailoverEngine implements AutoCloseable {
         try {
             resolution = admit(request);
         } catch (FailoverException refused) {
-            return StreamExecution.failed(refused);
+            return HttpExchange.failed(refused);
         }
         return new StreamExecution(ctx, request.withStream(true), resolution, newId());
     }

@@ -7,6 +7,7 @@ import dev.baton.ServedBy;
 import dev.baton.exception.FailoverException;
 import dev.baton.exception.StreamInterruptedException;
 import dev.baton.impl.config.Durations;
+import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.http.Transport;
 import dev.baton.record.RequestRecord;
 import dev.baton.spi.ProviderFailure;
@@ -53,26 +54,11 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
         super(ctx, request, resolution, id);
     }
 
-    /** A publisher that fails its subscriber at once, as the Reactive Streams rules require: onSubscribe first. */
-    static Flow.Publisher<ChatChunk> failed(Throwable error) {
-        return subscriber -> {
-            subscriber.onSubscribe(new Flow.Subscription() {
-                @Override
-                public void request(long n) {
-                }
-
-                @Override
-                public void cancel() {
-                }
-            });
-            subscriber.onError(error);
-        };
-    }
-
     @Override
     public void subscribe(Flow.Subscriber<? super ChatChunk> subscriber) {
         if (!subscribed.compareAndSet(false, true)) {
-            failed(new IllegalStateException("a Baton stream accepts one subscriber")).subscribe(subscriber);
+            HttpExchange.<ChatChunk>failed(new IllegalStateException("a Baton stream accepts one subscriber"))
+                    .subscribe(subscriber);
             return;
         }
         downstream = subscriber;

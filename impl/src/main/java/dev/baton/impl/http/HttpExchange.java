@@ -69,6 +69,22 @@ public final class HttpExchange {
         return subscriber -> new ChunkStream(request, headersTimeout, errors, events.get(), subscriber).start();
     }
 
+    /** A publisher that fails its subscriber at once, as the Reactive Streams rules require: onSubscribe first. */
+    public static <T> Flow.Publisher<T> failed(Throwable error) {
+        return subscriber -> {
+            subscriber.onSubscribe(new Flow.Subscription() {
+                @Override
+                public void request(long n) {
+                }
+
+                @Override
+                public void cancel() {
+                }
+            });
+            subscriber.onError(error);
+        };
+    }
+
     public static JsonObject parse(String text) {
         try (var reader = Json.createReader(new StringReader(text))) {
             return reader.readObject();
