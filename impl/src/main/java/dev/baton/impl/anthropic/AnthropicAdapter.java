@@ -1,0 +1,176 @@
+package dev.baton.impl.anthropic;
+
+import dev.baton.FailureKind;
+import dev.baton.impl.engine.Redactor;
+import dev.baton.impl.http.HttpExchange;
+import dev.baton.impl.http.RetryAfter;
+import dev.baton.impl.http.SseParser;
+import dev.baton.impl.http.StreamEvents;
+import dev.baton.spi.ProviderAdapter;
+import dev.baton.spi.ProviderException;
+import dev.baton.spi.ProviderFailure;
+import dev.baton.spi.ProviderTarget;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
+
+/**
+ * The Anthropic Messages adapter: OpenAI chat requests in, OpenAI answers and chunks out, with
+ * the translation of {@link AnthropicRequests}, {@link AnthropicResponses} and
+ * {@link AnthropicStreamTranslator}. A request Anthropic cannot honour fails the attempt as
+ * {@code invalid_request}, so the engine moves to a different provider or model. Thread-safe.
+ */
+public final class AnthropicAdapter implements ProviderAdapter {
+
+    public static final String ID = "anthropic";
+    static final String API_VERSION = "2023-06-01";
+    private static final System.Logger LOG = System.getLogger(AnthropicAdapter.class.getName());
+
+    private final HttpExchange http;
+    private final Redactor redactor;
+
+    public AnthropicAdapter(HttpClient client, long maxResponseBytes, Redactor redactor) {
+        this.http = new HttpExchange(client, maxResponseBytes);
+        this.redactor = redactor;
+    }
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public CompletableFuture<JsonObject> complete(ProviderTarget target, JsonObject body, Duration headersTimeout) {
+        JsonObject wire;
+        try {
+            wire = AnthropicRequests.toAnthropic(body, target.model(), false);
+        } catch (UntranslatableRequestException e) {
+            return CompletableFuture.failedFuture(untranslatable(e));
+        }
+        return http.json(request(target, wire, headersTimeout, false), headersTimeout, this::failure)
+                .thenApply(message -> AnthropicResponses.toOpenAi(message, Clock.systemUTC().millis() / 1000));
+    }
+
+    @Override
+    public Flow.Publisher<JsonObject> stream(ProviderTarget target, JsonObject body, Duration headersTimeout) {
+        JsonObject wire;
+        try {
+            wire = AnthropicRequests.toAnthropic(body, target.model(), true);
+        } catch (UntranslatableRequestException e) {
+            return HttpExchange.failed(untranslatable(e));
+        }
+        boolean includeUsage = body.get("stream_options") instanceof JsonObject options
+                && options.get("include_usage") == JsonValue.TRUE;
+        return http.stream(request(target, wire, headersTimeout, true), headersTimeout, this::failure,
+                () -> new Events(includeUsage, redactor));
+    }
+
+    private HttpRequest request(ProviderTarget target, JsonObject wire, Duration headersTimeout, boolean stream) {
+        URI uri = URI.create(target.baseUrl() + "/messages");
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
+                .timeout(headersTimeout)
+                .header("content-type", "application/json")
+                .header("accept", stream ? "text/event-stream" : "application/json")
+                .header("anthropic-version", API_VERSION)
+                .POST(HttpRequest.BodyPublishers.ofString(wire.toString()));
+        if ("http".equals(uri.getScheme())) {
+            builder.version(HttpClient.Version.HTTP_1_1);
+        }
+        if (!target.apiKey().isEmpty()) {
+            builder.header("x-api-key", target.apiKey());
+        }
+        target.headers().forEach(builder::header);
+        return builder.build();
+    }
+
+    private static ProviderException untranslatable(UntranslatableRequestException e) {
+        return new ProviderException(new ProviderFailure(FailureKind.INVALID_REQUEST, 0, "invalid_request_error",
+                "untranslatable_request", "Anthropic cannot honour this request: " + e.getMessage(), null));
+    }
+
+    /** {@code {"type":"error","error":{"type","message","details":{"error_code"}}}} to a classified failure. */
+    ProviderException failure(int status, String body, HttpHeaders headers) {
+        String type = null;
+        String message = null;
+        String errorCode = null;
+        try {
+            JsonObject error = HttpExchange.parse(body).getJsonObject("error");
+            if (error != null) {
+                type = text(error.get("type"));
+                message = text(error.get("message"));
+                if (error.get("details") instanceof JsonObject details) {
+                    errorCode = text(details.get("error_code"));
+                }
+            }
+        } catch (JsonException | ClassCastException | IllegalStateException e) {
+            // a proxy's HTML page: the status alone classifies it
+        }
+        Duration retryAfter = RetryAfter.parse(headers, Clock.systemUTC().instant());
+        FailureKind kind = AnthropicClassifier.classify(status, type, errorCode, message, retryAfter != null);
+        String detail = "HTTP " + status + (type != null ? " " + type : "") + (errorCode != null ? " " + errorCode : "")
+                + (message != null ? ": " + message : "");
+        return new ProviderException(new ProviderFailure(kind, status, type, errorCode, redactor.clean(detail), retryAfter));
+    }
+
+    private static String text(JsonValue value) {
+        return value instanceof JsonString s ? s.getString() : null;
+    }
+
+    /** Anthropic's named events through the stream translator; complete only at {@code message_stop}. */
+    private static final class Events implements StreamEvents {
+        private final AnthropicStreamTranslator translator;
+        private final Redactor redactor;
+        private int malformed;
+
+        Events(boolean includeUsage, Redactor redactor) {
+            this.translator = new AnthropicStreamTranslator(includeUsage, Clock.systemUTC().millis() / 1000);
+            this.redactor = redactor;
+        }
+
+        @Override
+        public List<JsonObject> onEvent(SseParser.Event event) {
+            JsonObject data;
+            try {
+                data = HttpExchange.parse(event.data());
+            } catch (JsonException | ClassCastException | IllegalStateException e) {
+                malformed++;
+                LOG.log(Level.DEBUG, "skipped a malformed stream event ({0} so far)", malformed);
+                return List.of();
+            }
+            String name = event.event() != null ? event.event() : text(data.get("type"));
+            if (name == null) {
+                return List.of();
+            }
+            try {
+                return translator.onEvent(name, data);
+            } catch (ProviderException e) {
+                // The provider's own words: keep them, but never a credential they might quote.
+                ProviderFailure f = e.failure();
+                throw new ProviderException(new ProviderFailure(f.kind(), f.httpStatus(), f.type(), f.code(),
+                        redactor.clean(f.message()), f.retryAfter()));
+            }
+        }
+
+        @Override
+        public boolean done() {
+            return translator.finished();
+        }
+
+        @Override
+        public boolean completeAtEnd() {
+            return translator.finished();
+        }
+    }
+}
