@@ -36,13 +36,25 @@ final class BehaviorJson {
     private static final Map<String, Function<Fields, Behavior>> TYPES = Map.ofEntries(
             entry("ok", f -> Behavior.ok()),
             entry("reply", f -> Behavior.reply(f.text("text"))),
+            entry("tool_call", f -> {
+                String name = f.text("name");
+                String arguments = f.jsonText("arguments");
+                String text = f.optionalText("text");
+                return text == null ? Behavior.toolCall(name, arguments)
+                        : Behavior.reply(text).thenToolCall(name, arguments);
+            }),
             entry("status", f -> Behavior.status(f.integer("status"), f.text("body"))),
             entry("openai_error", f -> Behavior.openAiError(f.integer("status"), f.text("error_type"),
                     f.optionalText("code"), f.text("message"))),
+            entry("anthropic_error", f -> Behavior.anthropicError(f.integer("status"), f.text("error_type"),
+                    f.text("message"))),
             entry("rate_limited", f -> Behavior.rateLimited(f.millis("retry_after_ms"))),
             entry("rate_limited_no_retry_after", f -> Behavior.rateLimitedWithoutRetryAfter()),
             entry("slow_down", f -> Behavior.slowDown()),
             entry("spend_limit", f -> Behavior.spendLimit(f.text("code"))),
+            entry("billing_error", f -> Behavior.billingError()),
+            entry("enforced_spend_limit", f -> Behavior.enforcedSpendLimit()),
+            entry("usage_limit_reached", f -> Behavior.usageLimitReached()),
             entry("overloaded", f -> Behavior.overloaded()),
             entry("server_error", f -> Behavior.serverError()),
             entry("bad_gateway", f -> Behavior.badGateway()),
@@ -130,6 +142,18 @@ final class BehaviorJson {
                 throw new InvalidBehavior(path(field), "must be a string");
             }
             return s.getString();
+        }
+
+        /** A JSON object given either as a string of JSON text or inline; returns its text. */
+        String jsonText(String field) {
+            JsonValue value = require(field);
+            if (value instanceof JsonObject o) {
+                return o.toString();
+            }
+            if (value instanceof JsonString s) {
+                return s.getString();
+            }
+            throw new InvalidBehavior(path(field), "must be a JSON object or a string holding one");
         }
 
         String optionalText(String field) {

@@ -45,7 +45,7 @@ final class Connection implements Runnable {
         } catch (HttpInput.MalformedRequest e) {
             try {
                 byte[] body = OpenAiWire.INSTANCE.errorBody(Behavior.ApiError.of(400, "invalid_request_error", null,
-                        null, "Malformed HTTP request: " + e.getMessage()), null).getBytes(StandardCharsets.UTF_8);
+                        null, "Malformed HTTP request: " + e.getMessage()), null, null).getBytes(StandardCharsets.UTF_8);
                 send(400, Map.of("content-type", "application/json", "connection", "close"), body);
             } catch (IOException ignored) {
                 // the client is gone as well; nothing left to tell it

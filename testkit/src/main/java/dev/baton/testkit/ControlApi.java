@@ -124,6 +124,6 @@ final class ControlApi {
 
     private static Answer error(int status, String message, String param) {
         return new Answer(status, OpenAiWire.INSTANCE.errorBody(
-                Behavior.ApiError.of(status, "invalid_request_error", null, param, message), null));
+                Behavior.ApiError.of(status, "invalid_request_error", null, param, message), null, null));
     }
 }

@@ -9,7 +9,6 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -30,6 +29,11 @@ final class OpenAiWire implements WireFormat {
     static final List<String> DEFAULT_MODELS = List.of("gpt-4o", "gpt-4o-mini");
 
     private OpenAiWire() {
+    }
+
+    @Override
+    public Dialect dialect() {
+        return Dialect.OPENAI;
     }
 
     @Override
@@ -55,28 +59,52 @@ final class OpenAiWire implements WireFormat {
     public Call call(JsonObject body, String account, long sequence) {
         JsonValue options = body.get("stream_options");
         boolean includeUsage = options instanceof JsonObject o && o.getBoolean("include_usage", false);
-        return new Call("chatcmpl-sim" + sequence, Instant.now().getEpochSecond(), account, body.getString("model"),
-                body.getBoolean("stream", false), includeUsage, Math.max(1, body.toString().length() / 4));
+        return new Call("chatcmpl-sim" + sequence, sequence, Instant.now().getEpochSecond(), account,
+                body.getString("model"), body.getBoolean("stream", false), includeUsage,
+                Math.max(1, body.toString().length() / 4));
     }
 
     @Override
-    public Map<String, String> headers(boolean success, long processingMillis) {
-        Map<String, String> headers = new LinkedHashMap<>();
+    public String requestId() {
         byte[] id = new byte[16];
         ThreadLocalRandom.current().nextBytes(id);
-        headers.put("x-request-id", "req_" + HexFormat.of().formatHex(id));
+        return "req_" + HexFormat.of().formatHex(id);
+    }
+
+    @Override
+    public Map<String, String> headers(String requestId, Behavior.ApiError error, long processingMillis) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("x-request-id", requestId);
         headers.put("openai-version", "2020-10-01");
         headers.put("openai-processing-ms", Long.toString(processingMillis));
-        if (success) {
+        if (error == null) {
             headers.put("x-ratelimit-limit-requests", "10000");
             headers.put("x-ratelimit-remaining-requests", "9999");
             headers.put("x-ratelimit-reset-requests", "6ms");
+        } else if (error.retryAfter() != null) {
+            long millis = error.retryAfter().toMillis();
+            headers.put("retry-after", Long.toString((millis + 999) / 1000));
+            headers.put("retry-after-ms", Long.toString(millis));
+            headers.put("x-ratelimit-limit-requests", "60");
+            headers.put("x-ratelimit-remaining-requests", "0");
+            headers.put("x-ratelimit-reset-requests", Behavior.goDuration(error.retryAfter()));
         }
         return headers;
     }
 
     @Override
-    public String completion(Call call, String text) {
+    public String completion(Call call, Behavior.Reply reply) {
+        JsonObjectBuilder message = JSON.createObjectBuilder().add("role", "assistant");
+        nullable(message, "content", reply.text());
+        if (reply.toolCall() != null) {
+            Behavior.ToolCall tool = reply.toolCall();
+            message.add("tool_calls", JSON.createArrayBuilder().add(JSON.createObjectBuilder()
+                    .add("id", toolCallId(call))
+                    .add("type", "function")
+                    .add("function", JSON.createObjectBuilder()
+                            .add("name", tool.name()).add("arguments", tool.arguments()))));
+        }
+        message.addNull("refusal");
         return JSON.createObjectBuilder()
                 .add("id", call.id())
                 .add("object", "chat.completion")
@@ -84,25 +112,37 @@ final class OpenAiWire implements WireFormat {
                 .add("model", call.model())
                 .add("choices", JSON.createArrayBuilder().add(JSON.createObjectBuilder()
                         .add("index", 0)
-                        .add("message", JSON.createObjectBuilder()
-                                .add("role", "assistant").add("content", text).addNull("refusal"))
+                        .add("message", message)
                         .addNull("logprobs")
-                        .add("finish_reason", "stop")))
-                .add("usage", usage(call, text))
+                        .add("finish_reason", finishReason(reply))))
+                .add("usage", usage(call, reply))
                 .addNull("system_fingerprint")
                 .build().toString();
     }
 
     @Override
-    public List<String> events(Call call, String text, boolean terminated) {
+    public List<String> events(Call call, Behavior.Reply reply, boolean terminated) {
         List<String> frames = new ArrayList<>();
-        frames.add(chunk(call, JSON.createObjectBuilder().add("role", "assistant").add("content", ""), null));
-        for (String word : words(text)) {
+        JsonObjectBuilder role = JSON.createObjectBuilder().add("role", "assistant");
+        nullable(role, "content", reply.text() == null ? null : "");
+        frames.add(chunk(call, role, null));
+        for (String word : WireFormat.words(reply.text())) {
             frames.add(chunk(call, JSON.createObjectBuilder().add("content", word), null));
         }
-        frames.add(chunk(call, JSON.createObjectBuilder(), "stop"));
+        Behavior.ToolCall tool = reply.toolCall();
+        if (tool != null) {
+            frames.add(chunk(call, toolDelta(JSON.createObjectBuilder()
+                    .add("id", toolCallId(call))
+                    .add("type", "function")
+                    .add("function", JSON.createObjectBuilder().add("name", tool.name()).add("arguments", ""))), null));
+            for (String fragment : WireFormat.fragments(tool.arguments())) {
+                frames.add(chunk(call, toolDelta(JSON.createObjectBuilder()
+                        .add("function", JSON.createObjectBuilder().add("arguments", fragment))), null));
+            }
+        }
+        frames.add(chunk(call, JSON.createObjectBuilder(), finishReason(reply)));
         if (call.includeUsage()) {
-            frames.add(frame(envelope(call).add("choices", JSON.createArrayBuilder()).add("usage", usage(call, text))
+            frames.add(frame(envelope(call).add("choices", JSON.createArrayBuilder()).add("usage", usage(call, reply))
                     .build().toString()));
         }
         if (terminated) {
@@ -112,8 +152,13 @@ final class OpenAiWire implements WireFormat {
     }
 
     @Override
+    public int firstOutputEvent() {
+        return 1;
+    }
+
+    @Override
     public String errorEvent(Behavior.ApiError error) {
-        return frame(errorBody(error, null));
+        return frame(errorBody(error, null, null));
     }
 
     @Override
@@ -122,7 +167,7 @@ final class OpenAiWire implements WireFormat {
     }
 
     @Override
-    public String errorBody(Behavior.ApiError error, String model) {
+    public String errorBody(Behavior.ApiError error, String model, String requestId) {
         JsonObjectBuilder fields = JSON.createObjectBuilder()
                 .add("message", error.message().apply(model))
                 .add("type", error.type());
@@ -145,9 +190,18 @@ final class OpenAiWire implements WireFormat {
                 "Invalid URL (" + method + " " + path + ")");
     }
 
-    /** The text split before each space, so every piece but the first keeps its leading space. */
-    static List<String> words(String text) {
-        return text.isEmpty() ? List.of() : Arrays.asList(text.split("(?= )"));
+    private static String toolCallId(Call call) {
+        return "call_sim" + call.sequence();
+    }
+
+    private static String finishReason(Behavior.Reply reply) {
+        return reply.toolCall() != null ? "tool_calls" : "stop";
+    }
+
+    /** A delta carrying one tool-call piece at index 0. */
+    private static JsonObjectBuilder toolDelta(JsonObjectBuilder call) {
+        return JSON.createObjectBuilder().add("tool_calls", JSON.createArrayBuilder()
+                .add(JSON.createObjectBuilder().add("index", 0).addAll(call)));
     }
 
     private String chunk(Call call, JsonObjectBuilder delta, String finishReason) {
@@ -169,8 +223,8 @@ final class OpenAiWire implements WireFormat {
                 .addNull("system_fingerprint");
     }
 
-    private static JsonObject usage(Call call, String text) {
-        int completion = words(text).size();
+    private static JsonObject usage(Call call, Behavior.Reply reply) {
+        int completion = WireFormat.outputTokens(reply);
         return JSON.createObjectBuilder()
                 .add("prompt_tokens", call.promptTokens())
                 .add("completion_tokens", completion)

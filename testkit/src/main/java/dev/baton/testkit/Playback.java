@@ -3,6 +3,7 @@ package dev.baton.testkit;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,28 +47,68 @@ final class Playback {
             connection.send(raw.status(), headers(Map.of(), type, behavior), utf8(body));
             return true;
         }
-        if (outcome instanceof Behavior.ApiError error) {
-            connection.send(error.status(), headers(wire.headers(false, elapsedMillis), "application/json", behavior),
-                    utf8(wire.errorBody(error, call.model())));
+        if (outcome instanceof Behavior.ProviderError errors) {
+            Behavior.ApiError error = errors.in(wire.dialect());
+            String requestId = wire.requestId();
+            if (error == null) {
+                error = unsupported(errors.factory(), wire.dialect());
+                Map<String, String> headers = new LinkedHashMap<>(wire.headers(requestId, error, elapsedMillis));
+                headers.put("x-baton-simulator-error", "unsupported-behavior");
+                send(connection, wire, error, call.model(), requestId, headers);
+            } else {
+                send(connection, wire, error, call.model(), requestId,
+                        headers(wire.headers(requestId, error, elapsedMillis), "application/json", behavior));
+            }
             return true;
         }
-        String text = ((Behavior.Reply) outcome).text();
-        if (text == null) {
-            text = "Hello from " + call.account() + ".";
+        Behavior.Reply reply = (Behavior.Reply) outcome;
+        if (reply.isGreeting()) {
+            reply = new Behavior.Reply("Hello from " + call.account() + ".", null);
         }
-        Map<String, String> headers = wire.headers(true, elapsedMillis);
+        Map<String, String> headers = wire.headers(wire.requestId(), null, elapsedMillis);
         if (!call.stream()) {
-            connection.send(200, headers(headers, "application/json", behavior), utf8(wire.completion(call, text)));
+            connection.send(200, headers(headers, "application/json", behavior), utf8(wire.completion(call, reply)));
             return true;
         }
         connection.startStream(200, headers(headers, "text/event-stream", behavior));
-        return stream(behavior, wire, call, text, connection);
+        return stream(behavior, wire, call, reply, connection);
     }
 
-    /** Writes the events, applying the stream modifiers each time the count of written data events reaches theirs. */
-    private static boolean stream(Behavior behavior, WireFormat wire, WireFormat.Call call, String text,
+    /** Answers a request that the dialect refuses before any behaviour applies. */
+    static void refuse(WireFormat wire, Behavior.ApiError error, Connection connection) throws IOException {
+        String requestId = wire.requestId();
+        send(connection, wire, error, null, requestId, wire.headers(requestId, error, 0));
+    }
+
+    /** The simulator's own 500 for a behaviour that has no equivalent in the request's dialect. */
+    private static Behavior.ApiError unsupported(String factory, WireFormat.Dialect dialect) {
+        List<String> others = new ArrayList<>();
+        for (WireFormat.Dialect d : WireFormat.Dialect.values()) {
+            if (d != dialect) {
+                others.add(d.title);
+            }
+        }
+        return Behavior.ApiError.of(500, "simulator_error", null, null, "Baton provider simulator: Behavior."
+                + factory + " has no " + dialect.title + " equivalent; it only answers " + String.join(" or ", others)
+                + " requests. Script another behaviour for this account (see docs/testkit.md).");
+    }
+
+    private static void send(Connection connection, WireFormat wire, Behavior.ApiError error, String model,
+            String requestId, Map<String, String> headers) throws IOException {
+        Map<String, String> all = new LinkedHashMap<>();
+        all.put("content-type", "application/json");
+        all.putAll(headers);
+        connection.send(error.status(), all, utf8(wire.errorBody(error, model, requestId)));
+    }
+
+    /**
+     * Writes the events, applying the stream modifiers each time the count of written events reaches theirs. Every
+     * frame counts, whatever the dialect: OpenAI's role chunk and {@code [DONE]}, Anthropic's {@code message_start}
+     * and {@code ping}, and inserted malformed events alike.
+     */
+    private static boolean stream(Behavior behavior, WireFormat wire, WireFormat.Call call, Behavior.Reply reply,
             Connection connection) throws IOException {
-        List<String> frames = wire.events(call, text, !behavior.omitsDone());
+        List<String> frames = wire.events(call, reply, !behavior.omitsDone());
         int sent = 0;
         int next = 0;
         boolean malformedSent = false;
@@ -83,6 +124,7 @@ final class Playback {
             }
             String frame;
             boolean last = false;
+            boolean firstOutput = false;
             if (sent == behavior.streamErrorAfter()) {
                 frame = wire.errorEvent(behavior.streamError());
                 last = true;
@@ -90,12 +132,13 @@ final class Playback {
                 frame = wire.malformedEvent(call);
                 malformedSent = true;
             } else if (next < frames.size()) {
+                firstOutput = next == wire.firstOutputEvent();
                 frame = frames.get(next++);
             } else {
                 break;
             }
             if (sent > 0) {
-                connection.pause(behavior.pauseAfter(sent));
+                connection.pause(behavior.pauseBefore(firstOutput));
             }
             connection.event(frame);
             sent++;

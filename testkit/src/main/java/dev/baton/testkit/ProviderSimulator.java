@@ -20,13 +20,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A fault-injecting, OpenAI-compatible LLM provider on 127.0.0.1, for rehearsing failover in tests and game days.
+ * A fault-injecting LLM provider on 127.0.0.1 that speaks OpenAI chat completions and Anthropic Messages, for
+ * rehearsing failover in tests and game days.
  *
  * <p>Thread-safe. Every thread it starts is a daemon; {@link #close()} stops them and closes every open socket.
  */
 public final class ProviderSimulator implements AutoCloseable {
 
-    private static final List<WireFormat> WIRE_FORMATS = List.of(OpenAiWire.INSTANCE);
+    private static final List<WireFormat> WIRE_FORMATS = List.of(OpenAiWire.INSTANCE, AnthropicWire.INSTANCE);
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final ServerSocket server;
@@ -74,6 +75,14 @@ public final class ProviderSimulator implements AutoCloseable {
     /** The OpenAI base URL of an account, e.g. {@code http://127.0.0.1:8089/primary/v1}. */
     public String baseUrl(String account) {
         return "http://127.0.0.1:" + port() + "/" + requireAccountName(account) + "/v1";
+    }
+
+    /**
+     * The Anthropic base URL of an account, e.g. {@code http://127.0.0.1:8089/primary}: the Anthropic SDKs append
+     * {@code /v1/messages} themselves.
+     */
+    public String anthropicBaseUrl(String account) {
+        return "http://127.0.0.1:" + port() + "/" + requireAccountName(account);
     }
 
     /** The account of that name, created on first use; the same instance every time. */
@@ -152,12 +161,13 @@ public final class ProviderSimulator implements AutoCloseable {
             account.admit(recorded, null);
             if (method.equals("GET") && route.equals("/models")) {
                 Set<String> models = account.models();
-                sendJson(connection, 200, OpenAiWire.INSTANCE.headers(true, 0),
+                OpenAiWire wire = OpenAiWire.INSTANCE;
+                sendJson(connection, 200, wire.headers(wire.requestId(), null, 0),
                         OpenAiWire.models(models == null ? OpenAiWire.DEFAULT_MODELS : models));
                 return true;
             }
         }
-        sendJson(connection, 404, Map.of(), OpenAiWire.INSTANCE.errorBody(OpenAiWire.invalidUrl(method, path), null));
+        sendJson(connection, 404, Map.of(), OpenAiWire.INSTANCE.errorBody(OpenAiWire.invalidUrl(method, path), null, null));
         return true;
     }
 
@@ -167,7 +177,7 @@ public final class ProviderSimulator implements AutoCloseable {
         Behavior.ApiError rejection = wire.reject(body);
         if (rejection != null) {
             account.admit(recorded, null);
-            sendJson(connection, rejection.status(), wire.headers(false, 0), wire.errorBody(rejection, null));
+            Playback.refuse(wire, rejection, connection);
             return true;
         }
         WireFormat.Call call = wire.call(body, account.name(), completions.incrementAndGet());

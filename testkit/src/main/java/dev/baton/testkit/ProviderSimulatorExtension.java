@@ -41,6 +41,11 @@ public final class ProviderSimulatorExtension
         return simulator().baseUrl(account);
     }
 
+    /** See {@link ProviderSimulator#anthropicBaseUrl(String)}. */
+    public String anthropicBaseUrl(String account) {
+        return simulator().anthropicBaseUrl(account);
+    }
+
     @Override
     public synchronized void beforeAll(ExtensionContext context) {
         classDepth++;

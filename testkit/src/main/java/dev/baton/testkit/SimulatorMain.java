@@ -65,9 +65,10 @@ public final class SimulatorMain {
 
         String base = "http://127.0.0.1:" + simulator.port();
         System.out.println("Baton provider simulator listening on " + base);
-        System.out.println("OpenAI base URL of any account: " + base + "/<account>/v1");
+        System.out.println("OpenAI base URL of any account:    " + base + "/<account>/v1");
+        System.out.println("Anthropic base URL of any account: " + base + "/<account>  (SDKs append /v1/messages)");
         for (String account : accounts) {
-            System.out.println("  " + simulator.baseUrl(account));
+            System.out.println("  " + simulator.baseUrl(account) + "  " + simulator.anthropicBaseUrl(account));
         }
         System.out.println("Control API:");
         String accountApi = base + "/__sim/accounts/<account>";

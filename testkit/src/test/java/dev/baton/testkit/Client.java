@@ -41,6 +41,31 @@ final class Client {
                 .POST(HttpRequest.BodyPublishers.ofString(body));
     }
 
+    static String messagesBody(String model, boolean stream) {
+        return "{\"model\":\"" + model + "\",\"max_tokens\":1024,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"Say hello\"}]"
+                + (stream ? ",\"stream\":true" : "") + "}";
+    }
+
+    /** A POST to the Anthropic Messages route below an OpenAI-style base URL ({@code .../account/v1}). */
+    static HttpRequest.Builder messages(String baseUrl, String body) {
+        return HttpRequest.newBuilder(URI.create(baseUrl + "/messages"))
+                .timeout(Duration.ofSeconds(5))
+                .header("content-type", "application/json")
+                .header("x-api-key", "sk-ant-test-secret")
+                .header("anthropic-version", "2023-06-01")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    HttpResponse<String> message(String baseUrl, String model) throws IOException, InterruptedException {
+        return send(messages(baseUrl, messagesBody(model, false)).build());
+    }
+
+    Sse streamMessage(String baseUrl, String model) throws IOException, InterruptedException {
+        return new Sse(http.send(messages(baseUrl, messagesBody(model, true)).build(),
+                HttpResponse.BodyHandlers.ofInputStream()));
+    }
+
     HttpResponse<String> complete(String baseUrl, String model) throws IOException, InterruptedException {
         return http.send(chat(baseUrl, chatBody(model, false, false)).build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -61,6 +86,10 @@ final class Client {
         }
     }
 
+    /** One SSE event: its {@code event:} name (null when it has none) and its data. */
+    record Event(String name, String data) {
+    }
+
     /** Reads SSE data payloads on a background thread so tests can wait with timeouts. */
     static final class Sse implements AutoCloseable {
         private static final Object END = new Object();
@@ -77,9 +106,14 @@ final class Client {
 
         private void pump() {
             try (var lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                String name = null;
                 for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                    if (line.startsWith("data: ")) {
-                        items.add(line.substring("data: ".length()));
+                    if (line.startsWith("event: ")) {
+                        name = line.substring("event: ".length());
+                    } else if (line.startsWith("data: ")) {
+                        items.add(new Event(name, line.substring("data: ".length())));
+                    } else if (line.isEmpty()) {
+                        name = null;
                     }
                 }
                 items.add(END);
@@ -91,10 +125,10 @@ final class Client {
         /** The next data payload; fails if none arrives within five seconds or the stream ended. */
         String next() throws InterruptedException {
             Object item = items.poll(5, TimeUnit.SECONDS);
-            if (!(item instanceof String data)) {
+            if (!(item instanceof Event event)) {
                 throw new AssertionError("expected an event, got " + item);
             }
-            return data;
+            return event.data();
         }
 
         /** True when nothing at all (no event, no end) arrives within the given time. */
@@ -108,7 +142,7 @@ final class Client {
 
         /** All remaining payloads until the stream ends, and the failure that ended it, if any. */
         Drained drain() throws InterruptedException {
-            List<String> events = new ArrayList<>();
+            List<Event> events = new ArrayList<>();
             while (true) {
                 Object item = items.poll(5, TimeUnit.SECONDS);
                 if (item == null) {
@@ -120,7 +154,7 @@ final class Client {
                 if (item instanceof IOException e) {
                     return new Drained(events, e);
                 }
-                events.add((String) item);
+                events.add((Event) item);
             }
         }
 
@@ -130,6 +164,14 @@ final class Client {
         }
     }
 
-    record Drained(List<String> events, IOException failure) {
+    /** What a drained stream delivered; {@link #events()} are the data payloads, {@link #named()} keep the names. */
+    record Drained(List<Event> named, IOException failure) {
+        List<String> events() {
+            return named.stream().map(Event::data).toList();
+        }
+
+        List<String> names() {
+            return named.stream().map(Event::name).toList();
+        }
     }
 }

@@ -67,6 +67,32 @@ class ControlApiTest {
     }
 
     @Test
+    void toolCallsAndAnthropicErrorsCanBeScriptedOverHttp() throws Exception {
+        HttpResponse<String> posted = control("POST", "accounts/a/script", """
+                {"behaviors":[
+                  {"type":"tool_call","name":"get_weather","arguments":{"city":"Oslo"}},
+                  {"type":"tool_call","name":"get_weather","arguments":"{\\"city\\":\\"Bergen\\"}","text":"Checking."},
+                  {"type":"billing_error"},
+                  {"type":"enforced_spend_limit"},
+                  {"type":"usage_limit_reached"},
+                  {"type":"anthropic_error","status":413,"error_type":"request_too_large","message":"too big"}
+                ]}""");
+
+        assertEquals(200, posted.statusCode(), posted::body);
+        JsonObject first = Client.json(client.message(sim.baseUrl("a"), "claude-sonnet-4-5").body());
+        assertEquals("Oslo", first.getJsonArray("content").getJsonObject(0).getJsonObject("input").getString("city"));
+        JsonObject second = Client.json(client.complete(sim.baseUrl("a"), "gpt-4o").body())
+                .getJsonArray("choices").getJsonObject(0).getJsonObject("message");
+        assertEquals("Checking.", second.getString("content"));
+        assertEquals("{\"city\":\"Bergen\"}", second.getJsonArray("tool_calls").getJsonObject(0)
+                .getJsonObject("function").getString("arguments"));
+        assertEquals(402, client.message(sim.baseUrl("a"), "claude-sonnet-4-5").statusCode());
+        assertEquals(429, client.message(sim.baseUrl("a"), "claude-sonnet-4-5").statusCode());
+        assertEquals(400, client.message(sim.baseUrl("a"), "claude-sonnet-4-5").statusCode());
+        assertEquals(413, client.message(sim.baseUrl("a"), "claude-sonnet-4-5").statusCode());
+    }
+
+    @Test
     void resetOverHttpClearsEveryAccount() throws Exception {
         sim.account("a").setDefault(Behavior.serverError());
 
@@ -87,6 +113,9 @@ class ControlApiTest {
         "{\"behaviors\":[{\"type\":\"reply\"}]}                                                    | behaviors[0].text",
         "{\"behaviors\":{}}                                                                        | behaviors",
         "not json                                                                                  | body",
+        "{\"behaviors\":[{\"type\":\"tool_call\",\"name\":\"f g\",\"arguments\":{}}]}                 | behaviors[0].name",
+        "{\"behaviors\":[{\"type\":\"tool_call\",\"name\":\"f\",\"arguments\":\"[]\"}]}               | behaviors[0].arguments",
+        "{\"behaviors\":[{\"type\":\"tool_call\",\"name\":\"f\",\"arguments\":1}]}                    | behaviors[0].arguments",
     })
     void anInvalidBehaviorIsRefusedWith400NamingTheField(String body, String field) throws Exception {
         HttpResponse<String> response = control("POST", "accounts/a/script", body);

@@ -8,6 +8,7 @@ import dev.baton.exception.FailoverException;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.health.HealthListener;
+import dev.baton.impl.anthropic.AnthropicAdapter;
 import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.impl.record.InMemoryRecordStore;
 import dev.baton.testkit.ProviderSimulator;
@@ -39,9 +40,14 @@ final class EngineFixture {
 
     /** Properties for connections named after simulator accounts, each serving {@code models}. */
     static Map<String, String> connections(ProviderSimulator sim, String models, String... accounts) {
+        return connections(sim, OpenAiAdapter.ID, models, List.of(accounts));
+    }
+
+    /** Connections of any provider kind; each simulator account speaks the wire its path asks for. */
+    static Map<String, String> connections(ProviderSimulator sim, String provider, String models, List<String> accounts) {
         Map<String, String> props = new HashMap<>();
         for (String account : accounts) {
-            props.put("baton.connections." + account + ".provider", "openai");
+            props.put("baton.connections." + account + ".provider", provider);
             props.put("baton.connections." + account + ".base-url", sim.baseUrl(account));
             props.put("baton.connections." + account + ".api-key", KEY_PREFIX + account + "-0123456789");
             props.put("baton.connections." + account + ".models", models);
@@ -52,14 +58,15 @@ final class EngineFixture {
     static BatonConfig config(Map<String, String> props) {
         var config = new SmallRyeConfigBuilder()
                 .withSources(new PropertiesConfigSource(props, "test", 100)).build();
-        return ConfigLoader.load(config, Set.of(OpenAiAdapter.ID));
+        return ConfigLoader.load(config, Set.of(OpenAiAdapter.ID, AnthropicAdapter.ID));
     }
 
     static FailoverEngine engine(Map<String, String> props, InstantSource clock) {
         BatonConfig config = config(props);
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         Redactor redactor = Redactor.forConnections(config.connections());
-        return new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor)),
+        return new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor),
+                        new AnthropicAdapter(client, config.maxResponseBytes(), redactor)),
                 new InMemoryRecordStore(config.recordCapacity()), clock, HealthListener.NONE);
     }
 
