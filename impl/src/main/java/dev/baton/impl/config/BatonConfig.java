@@ -15,10 +15,11 @@ import java.util.Optional;
  * @param recordCapacity     how many records the in-memory store keeps
  * @param maxResponseBytes   the largest upstream response body accepted
  * @param maxStreamDuration  the longest a stream may run after its commit point
+ * @param models             what the configuration says about models' abilities, by model name
  */
 public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteConfig> routes, RoutePolicy defaults,
                           RetryBudgetConfig retryBudget, int recordCapacity, long maxResponseBytes,
-                          Duration maxStreamDuration) {
+                          Duration maxStreamDuration, Map<String, ModelProfile> models) {
 
     /** At most this many entries in a request's {@code fallbacks}. */
     public static final int MAX_FALLBACKS = 5;
@@ -26,6 +27,12 @@ public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteC
     public BatonConfig {
         connections = List.copyOf(connections);
         routes = Map.copyOf(routes);
+        models = Map.copyOf(models);
+    }
+
+    /** The configured profile of {@code model}, or an unrestricted one. */
+    public ModelProfile model(String model) {
+        return models.getOrDefault(model, ModelProfile.unknown(model));
     }
 
     public Optional<ConnectionConfig> connection(String name) {

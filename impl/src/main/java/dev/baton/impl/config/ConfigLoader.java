@@ -95,6 +95,7 @@ public final class ConfigLoader {
         long maxResponse = integer("baton.limits.max-response-bytes", 8 * 1024 * 1024, 1024, Integer.MAX_VALUE);
         Duration maxStream = duration("baton.limits.max-stream-duration", Duration.ofMinutes(10),
                 Duration.ofSeconds(1), Duration.ofHours(24));
+        Map<String, ModelProfile> models = ModelProfiles.load(config, keys, problems);
         if (!problems.isEmpty()) {
             String report = "Baton configuration is invalid:\n  - " + String.join("\n  - ", problems);
             for (String secret : secrets) {
@@ -102,7 +103,7 @@ public final class ConfigLoader {
             }
             throw new FailoverDefinitionException(report);
         }
-        return new BatonConfig(connections, routes, defaults, budget, capacity, maxResponse, maxStream);
+        return new BatonConfig(connections, routes, defaults, budget, capacity, maxResponse, maxStream, models);
     }
 
     /**
@@ -172,7 +173,7 @@ public final class ConfigLoader {
     private void checkKnownKeys(Set<String> keys) {
         for (String key : keys) {
             if (key.equals(CONNECTIONS) || key.equals(ROUTES) || GLOBAL_KEYS.contains(key)
-                    || key.startsWith("baton.endpoint.")) {
+                    || key.startsWith("baton.endpoint.") || key.startsWith(ModelProfiles.PREFIX)) {
                 continue;
             }
             String[] parts = key.split("\\.", 4);

@@ -1,0 +1,24 @@
+package dev.baton.impl.config;
+
+import java.util.Set;
+
+/**
+ * What the configuration says a model can do ({@code baton.models.<model>.*}), so a fallback that
+ * cannot serve a request is skipped with a reason instead of failing in a new way.
+ *
+ * @param model         the model name as connections list it
+ * @param tools         whether it can call tools (default true)
+ * @param contextWindow its context window in tokens, or 0 when not configured
+ * @param modalities    the input modalities it accepts (default {@code text}, {@code image})
+ */
+public record ModelProfile(String model, boolean tools, int contextWindow, Set<String> modalities) {
+
+    public ModelProfile {
+        modalities = Set.copyOf(modalities);
+    }
+
+    /** A model nothing is configured for: assumed able, so configuration only ever narrows. */
+    public static ModelProfile unknown(String model) {
+        return new ModelProfile(model, true, 0, Set.of("text", "image"));
+    }
+}
