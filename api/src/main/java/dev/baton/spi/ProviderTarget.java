@@ -1,6 +1,8 @@
 package dev.baton.spi;
 
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -14,9 +16,19 @@ import java.util.Objects;
  * @param apiKey     the provider credential; never logged, recorded or shown ({@link #toString()} hides it)
  * @param model      the model name sent to the provider
  * @param headers    extra request headers from configuration (values hidden from {@link #toString()})
+ * @param alternateBaseUrls hosts of the same connection to try, in order, inside the same attempt when
+ *                   {@code baseUrl} cannot be reached (never after a response arrived); often empty
+ * @param settings   provider-specific connection settings that are not headers, for example Azure OpenAI's
+ *                   {@code api-version} and {@code deployment}; empty for most providers
  */
 public record ProviderTarget(String connection, String provider, URI baseUrl, String apiKey, String model,
-                             Map<String, String> headers) {
+                             Map<String, String> headers, List<URI> alternateBaseUrls, Map<String, String> settings) {
+
+    /** A target with one host and no provider settings. */
+    public ProviderTarget(String connection, String provider, URI baseUrl, String apiKey, String model,
+                          Map<String, String> headers) {
+        this(connection, provider, baseUrl, apiKey, model, headers, List.of(), Map.of());
+    }
 
     public ProviderTarget {
         Objects.requireNonNull(connection, "connection");
@@ -24,6 +36,21 @@ public record ProviderTarget(String connection, String provider, URI baseUrl, St
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(model, "model");
         headers = Map.copyOf(headers);
+        alternateBaseUrls = List.copyOf(alternateBaseUrls);
+        settings = Map.copyOf(settings);
+    }
+
+    /** {@code baseUrl} followed by the alternate hosts: the order an attempt tries them in. */
+    public List<URI> baseUrls() {
+        List<URI> all = new ArrayList<>(1 + alternateBaseUrls.size());
+        all.add(baseUrl);
+        all.addAll(alternateBaseUrls);
+        return List.copyOf(all);
+    }
+
+    /** This target with the given alternate hosts and provider settings. */
+    public ProviderTarget with(List<URI> alternateBaseUrls, Map<String, String> settings) {
+        return new ProviderTarget(connection, provider, baseUrl, apiKey, model, headers, alternateBaseUrls, settings);
     }
 
     /** {@code connection/model}, the name used in records and error messages. */
@@ -35,6 +62,8 @@ public record ProviderTarget(String connection, String provider, URI baseUrl, St
     public String toString() {
         return "ProviderTarget[" + name() + ", provider=" + provider + ", baseUrl=" + baseUrl
                 + ", apiKey=" + (apiKey == null || apiKey.isEmpty() ? "none" : "<hidden>")
-                + ", headers=" + headers.keySet() + "]";
+                + ", headers=" + headers.keySet()
+                + (alternateBaseUrls.isEmpty() ? "" : ", alternateBaseUrls=" + alternateBaseUrls)
+                + (settings.isEmpty() ? "" : ", settings=" + settings) + "]";
     }
 }

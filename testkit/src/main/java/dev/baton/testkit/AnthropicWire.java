@@ -114,7 +114,7 @@ final class AnthropicWire implements WireFormat {
      * ({@code ping} right after the first block starts), then {@code message_delta} and {@code message_stop}.
      */
     @Override
-    public List<String> events(Call call, Behavior.Reply reply, boolean terminated) {
+    public List<String> events(Call call, Behavior.Reply reply, boolean terminated, boolean usageChoicesNull) {
         List<String> frames = new ArrayList<>();
         frames.add(event("message_start", JSON.createObjectBuilder().add("message",
                 message(call, JSON.createArrayBuilder().build(), null, usage(call.promptTokens(), 1)))));

@@ -58,10 +58,18 @@ public final class Behavior {
     /**
      * One error in one dialect; the message may name the requested model, so it is computed per request. The wire
      * renders {@code retryAfter} (null: none) as its retry and rate-limit headers. The Anthropic wire ignores
-     * {@code param} and renders a non-null {@code code} as {@code error.details.error_code}.
+     * {@code param} and renders a non-null {@code code} as {@code error.details.error_code}. The OpenAI wire renders a
+     * null {@code type} as JSON null and adds the members of {@code extra} (null: none) to the error object, as Azure
+     * OpenAI's {@code status} and {@code innererror}.
      */
     record ApiError(int status, String type, String code, String param, Function<String, String> message,
-            Duration retryAfter) {
+            Duration retryAfter, jakarta.json.JsonObject extra) {
+        /** An error without extra fields. */
+        ApiError(int status, String type, String code, String param, Function<String, String> message,
+                Duration retryAfter) {
+            this(status, type, code, param, message, retryAfter, null);
+        }
+
         static ApiError of(int status, String type, String code, String param, String message) {
             return new ApiError(status, type, code, param, model -> message, null);
         }
@@ -87,6 +95,7 @@ public final class Behavior {
     private int streamErrorAfter = -1;
     private ApiError streamError;
     private boolean withoutDone;
+    private boolean usageChoicesNull;
 
     private Behavior(String name, Outcome outcome) {
         this.name = name;
@@ -324,6 +333,27 @@ public final class Behavior {
                 "content_policy_violation", null, "Your request was rejected as a result of our safety system."));
     }
 
+    /**
+     * OpenAI wire only (OpenAI and Azure OpenAI paths): Azure OpenAI's 400 for a prompt its content filter refused,
+     * {@code {"error":{"message":…,"type":null,"param":"prompt","code":"content_filter","status":400,
+     * "innererror":{"code":"ResponsibleAIPolicyViolation","content_filter_results":{…}}}}}.
+     */
+    public static Behavior azureContentFilter() {
+        var filtered = JsonSupport.JSON.createObjectBuilder()
+                .add("hate", JsonSupport.JSON.createObjectBuilder().add("filtered", true).add("severity", "high"))
+                .add("self_harm", JsonSupport.JSON.createObjectBuilder().add("filtered", false).add("severity", "safe"))
+                .add("sexual", JsonSupport.JSON.createObjectBuilder().add("filtered", false).add("severity", "safe"))
+                .add("violence", JsonSupport.JSON.createObjectBuilder().add("filtered", true).add("severity", "medium"));
+        var extra = JsonSupport.JSON.createObjectBuilder().add("status", 400).add("innererror",
+                JsonSupport.JSON.createObjectBuilder().add("code", "ResponsibleAIPolicyViolation")
+                        .add("content_filter_results", filtered)).build();
+        return openAiOnly("azure_content_filter", "azureContentFilter()", new ApiError(400, null, "content_filter",
+                "prompt", model -> "The response was filtered due to the prompt triggering Azure OpenAI's content"
+                        + " management policy. Please modify your prompt and retry. To learn more about our content"
+                        + " filtering policies please read our documentation: https://go.microsoft.com/fwlink/?linkid=2198766",
+                null, extra));
+    }
+
     /** 401 {@code invalid_api_key} (OpenAI) or {@code authentication_error} (Anthropic). */
     public static Behavior unauthorized() {
         return error("unauthorized", "unauthorized()", openAi(401, "invalid_request_error", "invalid_api_key", null,
@@ -447,7 +477,21 @@ public final class Behavior {
         return b;
     }
 
+    /**
+     * Streams only, OpenAI wire: the usage chunk (sent when the request asks {@code stream_options.include_usage})
+     * carries {@code "choices": null} instead of {@code []}, as vLLM and some other OpenAI-compatible hosts send it.
+     */
+    public Behavior usageChoicesNull() {
+        Behavior b = copy();
+        b.usageChoicesNull = true;
+        return b;
+    }
+
     // ---------------------------------------------------------------- package-private view
+
+    boolean nullsUsageChoices() {
+        return usageChoicesNull;
+    }
 
     String name() {
         return name;
@@ -514,6 +558,9 @@ public final class Behavior {
         if (withoutDone) {
             parts.add("withoutDone()");
         }
+        if (usageChoicesNull) {
+            parts.add("usageChoicesNull()");
+        }
         headers.forEach((k, v) -> parts.add("withHeader(" + k + ")"));
         return String.join(".", parts);
     }
@@ -540,6 +587,7 @@ public final class Behavior {
         b.streamErrorAfter = streamErrorAfter;
         b.streamError = streamError;
         b.withoutDone = withoutDone;
+        b.usageChoicesNull = usageChoicesNull;
         return b;
     }
 

@@ -62,6 +62,7 @@ final class BehaviorJson {
             entry("invalid_request", f -> Behavior.invalidRequest(f.text("message"), f.optionalText("param"))),
             entry("context_length_exceeded", f -> Behavior.contextLengthExceeded()),
             entry("content_policy_violation", f -> Behavior.contentPolicyViolation()),
+            entry("azure_content_filter", f -> Behavior.azureContentFilter()),
             entry("unauthorized", f -> Behavior.unauthorized()),
             entry("forbidden", f -> Behavior.forbidden()),
             entry("model_not_found", f -> Behavior.modelNotFound()),
@@ -93,6 +94,7 @@ final class BehaviorJson {
         b = modify(b, f, "stream_error_after", Fields::integer, (base, events) -> base.streamErrorAfter(events,
                 f.text("error_type"), f.optionalText("code"), f.text("message")));
         b = modify(b, f, "without_done", Fields::bool, (base, yes) -> yes ? base.withoutDone() : base);
+        b = modify(b, f, "usage_choices_null", Fields::bool, (base, yes) -> yes ? base.usageChoicesNull() : base);
         if (f.has("headers")) {
             JsonObject headers = f.object("headers");
             for (Map.Entry<String, JsonValue> header : headers.entrySet()) {

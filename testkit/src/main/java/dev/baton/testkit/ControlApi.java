@@ -96,6 +96,7 @@ final class ControlApi {
                     .add("method", r.method())
                     .add("path", r.path())
                     .add("received_at", r.receivedAt().toString());
+            r.queryParameter("api-version").ifPresent(v -> entry.add("api_version", v)); // never the whole query
             if (body != null && body.get("model") instanceof JsonString model) {
                 entry.add("model", model.getString());
             } else {

@@ -33,6 +33,12 @@ final class HttpInput {
             int query = target.indexOf('?');
             return query < 0 ? target : target.substring(0, query);
         }
+
+        /** The query string without {@code ?}, or null. */
+        String query() {
+            int query = target.indexOf('?');
+            return query < 0 ? null : target.substring(query + 1);
+        }
     }
 
     /** The client sent something that is not HTTP/1.1; the connection cannot continue. */

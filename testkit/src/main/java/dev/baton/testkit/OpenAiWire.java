@@ -121,7 +121,7 @@ final class OpenAiWire implements WireFormat {
     }
 
     @Override
-    public List<String> events(Call call, Behavior.Reply reply, boolean terminated) {
+    public List<String> events(Call call, Behavior.Reply reply, boolean terminated, boolean usageChoicesNull) {
         List<String> frames = new ArrayList<>();
         JsonObjectBuilder role = JSON.createObjectBuilder().add("role", "assistant");
         nullable(role, "content", reply.text() == null ? null : "");
@@ -142,8 +142,13 @@ final class OpenAiWire implements WireFormat {
         }
         frames.add(chunk(call, JSON.createObjectBuilder(), finishReason(reply)));
         if (call.includeUsage()) {
-            frames.add(frame(envelope(call).add("choices", JSON.createArrayBuilder()).add("usage", usage(call, reply))
-                    .build().toString()));
+            JsonObjectBuilder usage = envelope(call);
+            if (usageChoicesNull) {
+                usage.addNull("choices");
+            } else {
+                usage.add("choices", JSON.createArrayBuilder());
+            }
+            frames.add(frame(usage.add("usage", usage(call, reply)).build().toString()));
         }
         if (terminated) {
             frames.add(frame("[DONE]"));
@@ -169,10 +174,13 @@ final class OpenAiWire implements WireFormat {
     @Override
     public String errorBody(Behavior.ApiError error, String model, String requestId) {
         JsonObjectBuilder fields = JSON.createObjectBuilder()
-                .add("message", error.message().apply(model))
-                .add("type", error.type());
+                .add("message", error.message().apply(model));
+        nullable(fields, "type", error.type());
         nullable(fields, "param", error.param());
         nullable(fields, "code", error.code());
+        if (error.extra() != null) {
+            error.extra().forEach(fields::add);
+        }
         return JSON.createObjectBuilder().add("error", fields).build().toString();
     }
 

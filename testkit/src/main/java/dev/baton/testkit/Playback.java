@@ -108,7 +108,7 @@ final class Playback {
      */
     private static boolean stream(Behavior behavior, WireFormat wire, WireFormat.Call call, Behavior.Reply reply,
             Connection connection) throws IOException {
-        List<String> frames = wire.events(call, reply, !behavior.omitsDone());
+        List<String> frames = wire.events(call, reply, !behavior.omitsDone(), behavior.nullsUsageChoices());
         int sent = 0;
         int next = 0;
         boolean malformedSent = false;

@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A fault-injecting LLM provider on 127.0.0.1 that speaks OpenAI chat completions and Anthropic Messages, for
- * rehearsing failover in tests and game days.
+ * A fault-injecting LLM provider on 127.0.0.1 that speaks OpenAI chat completions (also on Azure OpenAI's deployment
+ * paths) and Anthropic Messages, for rehearsing failover in tests and game days.
  *
  * <p>Thread-safe. Every thread it starts is a daemon; {@link #close()} stops them and closes every open socket.
  */
@@ -83,6 +83,15 @@ public final class ProviderSimulator implements AutoCloseable {
      */
     public String anthropicBaseUrl(String account) {
         return "http://127.0.0.1:" + port() + "/" + requireAccountName(account);
+    }
+
+    /**
+     * The Azure OpenAI base URL of an account, e.g. {@code http://127.0.0.1:8089/primary}: requests go to
+     * {@code {base}/openai/deployments/{deployment}/chat/completions?api-version=…} and are answered in the OpenAI
+     * wire with the deployment name as the model.
+     */
+    public String azureBaseUrl(String account) {
+        return anthropicBaseUrl(account);
     }
 
     /** The account of that name, created on first use; the same instance every time. */
@@ -150,12 +159,12 @@ public final class ProviderSimulator implements AutoCloseable {
         if (parts.length == 4 && isAccountName(parts[1]) && parts[2].equals("v1")) {
             Account account = account(parts[1]);
             String route = "/" + parts[3];
-            RecordedRequest recorded = RecordedRequest.arrived(account.name(), method, path, request.headers(),
-                    request.body());
+            RecordedRequest recorded = RecordedRequest.arrived(account.name(), method, path, request.query(),
+                    request.headers(), request.body());
             connection.answering(recorded);
             for (WireFormat wire : WIRE_FORMATS) {
                 if (method.equals("POST") && route.equals(wire.route())) {
-                    return complete(wire, account, recorded, connection);
+                    return complete(wire, account, recorded, connection, null);
                 }
             }
             account.admit(recorded, null);
@@ -167,13 +176,28 @@ public final class ProviderSimulator implements AutoCloseable {
                 return true;
             }
         }
+        // Azure OpenAI: /{account}/openai/deployments/{deployment}/chat/completions?api-version=...
+        String[] azure = path.split("/", 7); // "", account, "openai", "deployments", deployment, "chat", "completions"
+        if (azure.length == 7 && isAccountName(azure[1]) && azure[2].equals("openai") && azure[3].equals("deployments")
+                && isAccountName(azure[4]) && ("/" + azure[5] + "/" + azure[6]).equals(OpenAiWire.INSTANCE.route())
+                && method.equals("POST")) {
+            Account account = account(azure[1]);
+            RecordedRequest recorded = RecordedRequest.arrived(account.name(), method, path, request.query(),
+                    request.headers(), request.body());
+            connection.answering(recorded);
+            return complete(OpenAiWire.INSTANCE, account, recorded, connection, azure[4]);
+        }
         sendJson(connection, 404, Map.of(), OpenAiWire.INSTANCE.errorBody(OpenAiWire.invalidUrl(method, path), null, null));
         return true;
     }
 
-    private boolean complete(WireFormat wire, Account account, RecordedRequest recorded, Connection connection)
-            throws IOException {
+    /** {@code deployment} non-null: an Azure OpenAI request, answered as that deployment's model whatever the body says. */
+    private boolean complete(WireFormat wire, Account account, RecordedRequest recorded, Connection connection,
+            String deployment) throws IOException {
         var body = JsonSupport.parseObject(recorded.body());
+        if (body != null && deployment != null) {
+            body = JsonSupport.JSON.createObjectBuilder(body).add("model", deployment).build();
+        }
         Behavior.ApiError rejection = wire.reject(body);
         if (rejection != null) {
             account.admit(recorded, null);

@@ -55,9 +55,10 @@ interface WireFormat {
 
     /**
      * The complete SSE frames of a successful stream, each ending in a blank line; {@code terminated} false leaves out
-     * the terminator ({@code [DONE]}, {@code message_stop}).
+     * the terminator ({@code [DONE]}, {@code message_stop}); {@code usageChoicesNull} sends OpenAI's usage chunk with
+     * {@code "choices": null} (other dialects ignore it).
      */
-    List<String> events(Call call, Behavior.Reply reply, boolean terminated);
+    List<String> events(Call call, Behavior.Reply reply, boolean terminated, boolean usageChoicesNull);
 
     /** The index into {@link #events} of the first frame carrying output; the first-token delay goes before it. */
     int firstOutputEvent();

@@ -59,7 +59,8 @@ public final class AnthropicAdapter implements ProviderAdapter {
         } catch (UntranslatableRequestException e) {
             return CompletableFuture.failedFuture(untranslatable(e));
         }
-        return http.json(request(target, wire, headersTimeout, false), headersTimeout, this::failure)
+        return http.json(target.baseUrls(), base -> request(base, target, wire, headersTimeout, false), headersTimeout,
+                        this::failure)
                 .thenApply(message -> AnthropicResponses.toOpenAi(message, Clock.systemUTC().millis() / 1000));
     }
 
@@ -73,12 +74,14 @@ public final class AnthropicAdapter implements ProviderAdapter {
         }
         boolean includeUsage = body.get("stream_options") instanceof JsonObject options
                 && options.get("include_usage") == JsonValue.TRUE;
-        return http.stream(request(target, wire, headersTimeout, true), headersTimeout, this::failure,
+        return http.stream(target.baseUrls(), base -> request(base, target, wire, headersTimeout, true), headersTimeout,
+                this::failure,
                 () -> new Events(includeUsage, redactor));
     }
 
-    private HttpRequest request(ProviderTarget target, JsonObject wire, Duration headersTimeout, boolean stream) {
-        URI uri = URI.create(target.baseUrl() + "/messages");
+    private static HttpRequest request(URI base, ProviderTarget target, JsonObject wire, Duration headersTimeout,
+                                       boolean stream) {
+        URI uri = URI.create(base + "/messages");
         HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
                 .timeout(headersTimeout)
                 .header("content-type", "application/json")

@@ -10,6 +10,7 @@ import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.engine.Redactor;
 import dev.baton.impl.health.LoggingHealthListener;
 import dev.baton.impl.anthropic.AnthropicAdapter;
+import dev.baton.impl.azure.AzureOpenAiAdapter;
 import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.impl.record.InMemoryRecordStore;
 import dev.baton.record.RequestRecord;
@@ -33,7 +34,7 @@ import java.util.concurrent.Flow;
 @ApplicationScoped
 public class BatonChatService implements FailoverChatService {
 
-    static final Set<String> PROVIDERS = Set.of(OpenAiAdapter.ID, AnthropicAdapter.ID);
+    static final Set<String> PROVIDERS = Set.of(OpenAiAdapter.ID, AnthropicAdapter.ID, AzureOpenAiAdapter.ID);
 
     @Inject
     BatonExtension extension;
@@ -49,7 +50,8 @@ public class BatonChatService implements FailoverChatService {
                 .build();
         Redactor redactor = Redactor.forConnections(config.connections());
         engine = new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor),
-                new AnthropicAdapter(client, config.maxResponseBytes(), redactor)),
+                new AnthropicAdapter(client, config.maxResponseBytes(), redactor),
+                new AzureOpenAiAdapter(client, config.maxResponseBytes(), redactor)),
                 new InMemoryRecordStore(config.recordCapacity()), Clock.systemUTC(), new LoggingHealthListener());
     }
 

@@ -37,8 +37,14 @@ public final class ConfigLoader {
     static final String DEFAULTS = "baton.defaults";
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
-    private static final Set<String> CONNECTION_KEYS = Set.of("provider", "base-url", "api-key", "models",
-            "eject-after", "eject-after-credential", "cool-off", "max-cool-off");
+    private static final Set<String> CONNECTION_KEYS = Set.of("provider", "base-url", "alternate-base-urls", "api-key",
+            "api-version", "models", "eject-after", "eject-after-credential", "cool-off", "max-cool-off");
+    /** The provider that reads {@code api-version} and {@code deployments.*}. */
+    private static final String AZURE = "azure-openai";
+    /** Azure OpenAI's data-plane API versions: {@code 2024-10-21}, {@code 2025-04-01-preview}. */
+    private static final Pattern API_VERSION = Pattern.compile("\\d{4}-\\d{2}-\\d{2}(-preview)?");
+    /** An Azure deployment name: one URL path segment. */
+    private static final Pattern DEPLOYMENT = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Set<String> POLICY_KEYS = Set.of("deadline", "attempt-timeout", "first-token-timeout",
             "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max");
     private static final Set<String> GLOBAL_KEYS = Set.of("baton.retry-budget.percent",
@@ -179,7 +185,8 @@ public final class ConfigLoader {
             String[] parts = key.split("\\.", 4);
             boolean known = switch (parts[1]) {
                 case "connections" -> parts.length == 4 && (CONNECTION_KEYS.contains(parts[3])
-                        || parts[3].startsWith("headers.") && parts[3].length() > "headers.".length());
+                        || parts[3].startsWith("headers.") && parts[3].length() > "headers.".length()
+                        || parts[3].startsWith("deployments.") && parts[3].length() > "deployments.".length());
                 case "routes" -> parts.length == 4 && (parts[3].equals("targets") || policyKey(parts[3]));
                 case "defaults" -> parts.length >= 3 && policyKey(key.substring(DEFAULTS.length() + 1));
                 default -> false;
@@ -238,8 +245,19 @@ public final class ConfigLoader {
         } else {
             baseUrl = baseUrl(p + "base-url", base);
         }
+        List<URI> alternates = new ArrayList<>();
+        for (String alternate : string(p + "alternate-base-urls").map(ConfigLoader::list).orElse(List.of())) {
+            URI uri = baseUrl(p + "alternate-base-urls", alternate);
+            if (uri != null && (uri.equals(baseUrl) || alternates.contains(uri))) {
+                problems.add(p + "alternate-base-urls: '" + alternate + "' is listed twice (base-url included)"
+                        + source(p + "alternate-base-urls"));
+            } else if (uri != null) {
+                alternates.add(uri);
+            }
+        }
         String apiKey = secret(p + "api-key");
-        if (apiKey == null && baseUrl != null && !isLoopback(baseUrl) && !unresolved(p + "api-key")) {
+        boolean remote = baseUrl != null && !isLoopback(baseUrl) || alternates.stream().anyMatch(u -> !isLoopback(u));
+        if (apiKey == null && remote && !unresolved(p + "api-key")) {
             problems.add(p + "api-key: required (only a loopback base-url may go without a key)");
         }
         List<String> models = string(p + "models").map(ConfigLoader::list).orElse(List.of());
@@ -258,6 +276,36 @@ public final class ConfigLoader {
                 }
             }
         }
+        boolean azure = AZURE.equals(provider);
+        String apiVersion = null;
+        if (azure) {
+            apiVersion = required(p + "api-version");
+            if (apiVersion != null && !API_VERSION.matcher(apiVersion).matches()) {
+                problems.add(p + "api-version: '" + apiVersion + "' is not an Azure OpenAI API version such as"
+                        + " 2024-10-21 or 2025-04-01-preview" + source(p + "api-version"));
+            }
+        } else if (provider != null && string(p + "api-version").isPresent()) {
+            problems.add(p + "api-version: only read for provider '" + AZURE + "', not '" + provider + "'"
+                    + source(p + "api-version"));
+        }
+        Map<String, String> deployments = new TreeMap<>();
+        for (String key : keys) {
+            if (key.startsWith(p + "deployments.")) {
+                String model = key.substring((p + "deployments.").length());
+                String deployment = string(key).orElse("");
+                if (provider != null && !azure) {
+                    problems.add(key + ": deployments are only read for provider '" + AZURE + "', not '" + provider
+                            + "'" + source(key));
+                } else if (!models.isEmpty() && !models.contains(model)) {
+                    problems.add(key + ": the model '" + model + "' is not in " + p + "models " + models + source(key));
+                } else if (!DEPLOYMENT.matcher(deployment).matches()) {
+                    problems.add(key + ": '" + deployment + "' is not a deployment name (1 to 64 letters, digits,"
+                            + " '.', '_' or '-')" + source(key));
+                } else {
+                    deployments.put(model, deployment);
+                }
+            }
+        }
         HealthPolicy d = HealthPolicy.DEFAULT;
         HealthPolicy health = new HealthPolicy(
                 integer(p + "eject-after", d.ejectAfter(), 1, 1000),
@@ -272,7 +320,7 @@ public final class ConfigLoader {
             return Optional.empty();
         }
         return Optional.of(new ConnectionConfig(name, provider, baseUrl, apiKey == null ? "" : apiKey, models,
-                headers, health));
+                headers, health, alternates, apiVersion, deployments));
     }
 
     private Optional<RouteConfig> route(String name, List<ConnectionConfig> connections, RoutePolicy defaults) {

@@ -14,17 +14,48 @@ import java.util.Map;
  * @param models   the models it serves, in configured order
  * @param headers  extra request headers
  * @param health   its ejection policy
+ * @param alternateBaseUrls hosts tried in order, inside the same attempt, when the one before cannot be reached
+ * @param apiVersion  the {@code api-version} query parameter (azure-openai only), or null
+ * @param deployments model to deployment name (azure-openai only); a model not listed is served by a deployment
+ *                    of its own name
  */
 public record ConnectionConfig(String name, String provider, URI baseUrl, String apiKey, List<String> models,
-                               Map<String, String> headers, HealthPolicy health) {
+                               Map<String, String> headers, HealthPolicy health, List<URI> alternateBaseUrls,
+                               String apiVersion, Map<String, String> deployments) {
 
     public ConnectionConfig {
         models = List.copyOf(models);
         headers = Map.copyOf(headers);
+        alternateBaseUrls = List.copyOf(alternateBaseUrls);
+        deployments = Map.copyOf(deployments);
+    }
+
+    /** A connection with one host and no provider settings. */
+    public ConnectionConfig(String name, String provider, URI baseUrl, String apiKey, List<String> models,
+                            Map<String, String> headers, HealthPolicy health) {
+        this(name, provider, baseUrl, apiKey, models, headers, health, List.of(), null, Map.of());
+    }
+
+    /**
+     * The provider settings of a target of this connection serving {@code model}: {@code api-version} and
+     * {@code deployment} where configured (see {@code dev.baton.spi.ProviderTarget#settings()}).
+     */
+    public Map<String, String> settings(String model) {
+        Map<String, String> settings = new java.util.TreeMap<>();
+        if (apiVersion != null) {
+            settings.put("api-version", apiVersion);
+        }
+        String deployment = deployments.get(model);
+        if (deployment != null) {
+            settings.put("deployment", deployment);
+        }
+        return Map.copyOf(settings);
     }
 
     @Override
     public String toString() {
-        return "ConnectionConfig[" + name + ", provider=" + provider + ", baseUrl=" + baseUrl + ", models=" + models + "]";
+        return "ConnectionConfig[" + name + ", provider=" + provider + ", baseUrl=" + baseUrl
+                + (alternateBaseUrls.isEmpty() ? "" : ", alternateBaseUrls=" + alternateBaseUrls)
+                + ", models=" + models + "]";
     }
 }

@@ -2,14 +2,31 @@ package dev.baton.impl.config;
 
 import org.eclipse.microprofile.config.Config;
 
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
-/** Reads {@code baton.models.<model>.*} into {@link ModelProfile}s. */
+/**
+ * Reads {@code baton.models.<model>.*} into {@link ModelProfile}s.
+ *
+ * <p>Model names may contain dots ({@code gpt-5.4-mini}), so a key is read from the right: the part after
+ * the last dot is the attribute, everything between {@code baton.models.} and it is the model.
+ */
 final class ModelProfiles {
 
     static final String PREFIX = "baton.models.";
+    static final String TOOLS = "tools";
+    static final String CONTEXT_WINDOW = "context-window";
+    static final String MODALITIES = "modalities";
+    static final int MAX_CONTEXT_WINDOW = 10_000_000;
+    /** The input modalities a model may be configured with. */
+    static final Set<String> KNOWN_MODALITIES = Set.of("text", "image", "audio");
 
     private ModelProfiles() {
     }
@@ -19,6 +36,168 @@ final class ModelProfiles {
      * @param problems where to report each bad key, naming it
      */
     static Map<String, ModelProfile> load(Config config, Set<String> keys, List<String> problems) {
-        return Map.of();
+        Set<String> served = servedModels(config, keys);
+        Map<String, ModelProfile> profiles = new TreeMap<>();
+        for (String key : keys) {
+            if (!key.startsWith(PREFIX)) {
+                continue;
+            }
+            String rest = key.substring(PREFIX.length());
+            int dot = rest.lastIndexOf('.');
+            if (dot <= 0 || dot == rest.length() - 1) {
+                problems.add(key + ": expected " + PREFIX + "<model>.<attribute>, the attribute one of "
+                        + List.of(TOOLS, CONTEXT_WINDOW, MODALITIES) + source(config, key));
+                continue;
+            }
+            String model = rest.substring(0, dot);
+            String attribute = rest.substring(dot + 1);
+            if (!List.of(TOOLS, CONTEXT_WINDOW, MODALITIES).contains(attribute)) {
+                problems.add(key + ": '" + attribute + "' is not a model attribute; expected one of "
+                        + List.of(TOOLS, CONTEXT_WINDOW, MODALITIES) + source(config, key));
+                continue;
+            }
+            if (!served.contains(model)) {
+                problems.add(key + ": no connection lists the model '" + model + "' in baton.connections.<name>.models"
+                        + source(config, key));
+                continue;
+            }
+            Optional<String> raw = raw(config, key, problems);
+            if (raw.isEmpty()) {
+                continue;
+            }
+            ModelProfile p = profiles.getOrDefault(model, ModelProfile.unknown(model));
+            String value = raw.get();
+            try {
+                profiles.put(model, switch (attribute) {
+                    case TOOLS -> new ModelProfile(model, bool(value), p.contextWindow(), p.modalities());
+                    case CONTEXT_WINDOW -> new ModelProfile(model, p.tools(), window(value), p.modalities());
+                    default -> new ModelProfile(model, p.tools(), p.contextWindow(), modalities(value));
+                });
+            } catch (IllegalArgumentException e) {
+                problems.add(key + ": " + e.getMessage() + source(config, key));
+            }
+        }
+        checkUnmatchedEnvironment(config, keys, problems);
+        return profiles;
+    }
+
+    /**
+     * Model names are discovered from dotted keys only: {@code BATON_MODELS_GPT_5_4_MINI_TOOLS} cannot be turned back
+     * into a model name and attribute. Such a variable can override a dotted key but would be ignored in silence on
+     * its own, so it is a problem.
+     */
+    private static void checkUnmatchedEnvironment(Config config, Set<String> keys, List<String> problems) {
+        String env = ConfigLoader.environmentForm(PREFIX);
+        Set<String> known = new TreeSet<>();
+        keys.stream().filter(k -> k.startsWith(PREFIX)).map(ConfigLoader::environmentForm).forEach(known::add);
+        Set<String> unmatched = new TreeSet<>();
+        for (String name : config.getPropertyNames()) {
+            if (name.startsWith(env) && !known.contains(name)) {
+                unmatched.add(name);
+            }
+        }
+        if (!unmatched.isEmpty()) {
+            problems.add(String.join(", ", unmatched) + ": matches no " + PREFIX + "<model>.<attribute> key; model"
+                    + " names are not discovered from environment variables, so write the key with dots (a properties"
+                    + " file or a system property) and override it from the environment if needed");
+        }
+    }
+
+    private static boolean bool(String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("'" + value + "' is not true or false");
+        };
+    }
+
+    private static int window(String value) {
+        int tokens;
+        try {
+            tokens = Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + value + "' is not a whole number of tokens");
+        }
+        if (tokens < 1 || tokens > MAX_CONTEXT_WINDOW) {
+            throw new IllegalArgumentException("must be between 1 and " + MAX_CONTEXT_WINDOW + " but was " + tokens);
+        }
+        return tokens;
+    }
+
+    private static Set<String> modalities(String value) {
+        Set<String> result = new LinkedHashSet<>();
+        for (String m : list(value)) {
+            if (!KNOWN_MODALITIES.contains(m)) {
+                throw new IllegalArgumentException("'" + m + "' is not a modality; expected some of [text, image, audio]");
+            }
+            result.add(m);
+        }
+        if (!result.contains("text")) {
+            throw new IllegalArgumentException("'" + value + "' must include text: every chat model reads text");
+        }
+        return result;
+    }
+
+    /** The value, stripped; empty when unset or blank (the default applies). A value that cannot be read is a problem. */
+    private static Optional<String> raw(Config config, String key, List<String> problems) {
+        try {
+            Optional<String> value = config.getOptionalValue(key, String.class).map(String::strip).filter(s -> !s.isEmpty());
+            var configValue = config.getConfigValue(key);
+            if (value.isEmpty() && configValue.getRawValue() != null && !configValue.getRawValue().isBlank()) {
+                problems.add(key + ": cannot be read (is the environment variable or property it refers to set?)"
+                        + source(config, key));
+            }
+            return value;
+        } catch (RuntimeException e) {
+            problems.add(key + ": cannot be read: " + e.getMessage() + source(config, key));
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Every model some connection lists, read the way {@link ConfigLoader} finds connections: the names in
+     * {@code baton.connections} when set, else those discovered from keys. An invalid connection's models still
+     * count: its own problem is reported by {@link ConfigLoader}, and one problem is enough.
+     */
+    private static Set<String> servedModels(Config config, Set<String> keys) {
+        Set<String> names = new TreeSet<>();
+        String prefix = ConfigLoader.CONNECTIONS + ".";
+        Optional<String> explicit;
+        try {
+            explicit = config.getOptionalValue(ConfigLoader.CONNECTIONS, String.class);
+        } catch (RuntimeException e) {
+            explicit = Optional.empty();
+        }
+        if (explicit.isPresent()) {
+            names.addAll(list(explicit.get()));
+        } else {
+            for (String key : keys) {
+                if (key.startsWith(prefix)) {
+                    names.add(key.substring(prefix.length()).split("\\.", 2)[0]);
+                }
+            }
+        }
+        Set<String> models = new TreeSet<>();
+        for (String name : names) {
+            try {
+                config.getOptionalValue(prefix + name + ".models", String.class).ifPresent(v -> models.addAll(list(v)));
+            } catch (RuntimeException e) {
+                // ConfigLoader reports the unreadable value.
+            }
+        }
+        return models;
+    }
+
+    private static String source(Config config, String key) {
+        try {
+            String source = config.getConfigValue(key).getSourceName();
+            return source == null ? "" : " (from " + source + ")";
+        } catch (RuntimeException e) {
+            return "";
+        }
+    }
+
+    private static List<String> list(String value) {
+        return Arrays.stream(value.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
     }
 }

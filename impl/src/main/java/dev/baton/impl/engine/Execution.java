@@ -70,7 +70,9 @@ abstract class Execution {
         Duration total = request.timeout().filter(t -> t.compareTo(resolution.policy().deadline()) < 0)
                 .orElse(resolution.policy().deadline());
         this.deadlineNanos = System.nanoTime() + total.toNanos();
-        this.queue = new ArrayDeque<>(Planner.order(resolution.candidates(), ctx.health()));
+        Planner.Plan plan = Planner.plan(resolution.candidates(), request.body(), ctx.config(), ctx.health());
+        this.queue = new ArrayDeque<>(plan.order());
+        this.skipped.addAll(plan.skipped());
     }
 
     /** Runs one attempt; must end in exactly one call of {@link #attemptFailed} or the mode's success path. */

@@ -25,8 +25,15 @@ import java.util.StringJoiner;
  */
 record FinalError(int status, String type, String code, Duration retryAfter, boolean retryable, String headline) {
 
-    /** A target the plan did not attempt, with when it recovers ({@code null} if not waiting on a recovery). */
-    record Skip(String target, String position, String reason, Instant until, boolean parked) {
+    /**
+     * A target the plan did not attempt, with when it recovers ({@code null} if not waiting on a
+     * recovery). {@code permanent} marks a skip no later retry can change: the model cannot serve
+     * the request as configured.
+     */
+    record Skip(String target, String position, String reason, Instant until, boolean parked, boolean permanent) {
+        Skip(String target, String position, String reason, Instant until, boolean parked) {
+            this(target, position, reason, until, parked, false);
+        }
     }
 
     static FinalError choose(List<AttemptRecord> attempts, List<Skip> skipped, FailureKind stoppedBy, Instant now) {
@@ -70,11 +77,14 @@ record FinalError(int status, String type, String code, Duration retryAfter, boo
             return new FinalError(503, "service_unavailable_error", "model_not_served", null, false,
                     "No connection tried can serve the model; give the keys access or configure another connection.");
         }
-        // 7. Nothing was eligible: come back when the first target recovers.
+        // 7. Nothing was eligible: come back when the first target recovers; when every target was
+        //    ruled out by what its model can do, coming back cannot help.
         if (failed.isEmpty()) {
+            boolean retryable = skipped.isEmpty() || skipped.stream().anyMatch(s -> !s.permanent());
             return new FinalError(503, "service_unavailable_error", "no_available_provider",
-                    earliest(List.of(), skipped.stream().map(Skip::until).toList(), now), true,
-                    "No target was available to try.");
+                    retryable ? earliest(List.of(), skipped.stream().map(Skip::until).toList(), now) : null, retryable,
+                    retryable ? "No target was available to try."
+                            : "No configured target can serve this request.");
         }
         // 8. Everything else.
         return new FinalError(502, "server_error", "upstream_error", null, true, "No target could serve the request.");

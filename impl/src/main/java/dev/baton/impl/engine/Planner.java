@@ -35,7 +35,7 @@ final class Planner {
         for (ConnectionConfig c : config.connections()) {
             for (String model : c.models()) {
                 targets.put(new TargetRef(c.name(), model), new ProviderTarget(c.name(), c.provider(), c.baseUrl(),
-                        c.apiKey(), model, c.headers()));
+                        c.apiKey(), model, c.headers(), c.alternateBaseUrls(), c.settings(model)));
             }
         }
     }
@@ -105,6 +105,35 @@ final class Planner {
     private static int groupOf(List<Candidate> chain, String model) {
         return chain.stream().filter(c -> c.target().model().equals(model)).mapToInt(Candidate::group).findFirst()
                 .orElse(chain.stream().mapToInt(Candidate::group).max().orElse(-1) + 1);
+    }
+
+    /**
+     * The targets to try and those left out.
+     *
+     * @param order   the eligible targets, ordered for trying by {@link #order}
+     * @param skipped the targets whose model cannot serve the request as configured, with the reason, in chain order
+     */
+    record Plan(List<Candidate> order, List<FinalError.Skip> skipped) {
+    }
+
+    /**
+     * The plan stage: every target whose model cannot serve {@code body} as configured
+     * ({@link Eligibility}) is skipped with its reason and never attempted; the rest are ordered by
+     * {@link #order}.
+     */
+    static Plan plan(List<Candidate> chain, JsonObject body, BatonConfig config, HealthRegistry health) {
+        Eligibility.Needs needs = Eligibility.Needs.of(body);
+        List<Candidate> eligible = new ArrayList<>();
+        List<FinalError.Skip> skipped = new ArrayList<>();
+        for (Candidate c : chain) {
+            String reason = Eligibility.reasonToSkip(config.model(c.target().model()), needs);
+            if (reason == null) {
+                eligible.add(c);
+            } else {
+                skipped.add(new FinalError.Skip(c.name(), c.position(), reason, null, false, true));
+            }
+        }
+        return new Plan(order(eligible, health), List.copyOf(skipped));
     }
 
     /**

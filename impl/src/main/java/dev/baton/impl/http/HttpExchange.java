@@ -8,6 +8,8 @@ import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 
 import java.io.StringReader;
+import java.lang.System.Logger.Level;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -18,14 +20,20 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The HTTP half every adapter shares: one JSON exchange, or one SSE stream turned into chunks by a
  * provider's {@link StreamEvents}. Bodies are bounded, cancelling aborts the exchange, and
- * failures are classified by the provider's {@link ErrorReader} or by {@link Transport}.
+ * failures are classified by the provider's {@link ErrorReader} or by {@link Transport}. A connection's
+ * alternate hosts are tried here, inside the one exchange, when a host cannot be reached.
  * Thread-safe.
  */
 public final class HttpExchange {
+
+    private static final System.Logger LOG = System.getLogger(HttpExchange.class.getName());
 
     private final HttpClient client;
     private final long maxResponseBytes;
@@ -37,36 +45,96 @@ public final class HttpExchange {
 
     /** Sends {@code request} and parses a 2xx body as JSON. Cancelling the future aborts the exchange. */
     public CompletableFuture<JsonObject> json(HttpRequest request, Duration headersTimeout, ErrorReader errors) {
-        CompletableFuture<HttpResponse<String>> exchange =
-                client.sendAsync(request, info -> new BoundedBody(maxResponseBytes));
-        CompletableFuture<JsonObject> result = exchange.handle((response, error) -> {
-            if (error != null) {
-                throw Transport.failure(error, headersTimeout);
-            }
-            if (response.statusCode() / 100 != 2) {
-                throw errors.read(response.statusCode(), response.body(), response.headers());
-            }
-            try {
-                return parse(response.body());
-            } catch (JsonException | ClassCastException | IllegalStateException e) {
-                throw new ProviderException(new ProviderFailure(FailureKind.SERVER_ERROR, response.statusCode(),
-                        null, null, "the provider answered " + response.statusCode() + " with a body that is not JSON",
-                        null));
-            }
-        });
+        return json(List.of(request.uri()), base -> request, headersTimeout, errors);
+    }
+
+    /**
+     * Sends the request {@code request} builds for the first of {@code bases}; when that host cannot be reached
+     * (see {@link Transport#unreachable}) and no response status arrived, the next base is tried, all inside this
+     * one exchange. Parses a 2xx body as JSON. Cancelling the future aborts the exchange.
+     */
+    public CompletableFuture<JsonObject> json(List<URI> bases, Function<URI, HttpRequest> request,
+                                              Duration headersTimeout, ErrorReader errors) {
+        CompletableFuture<JsonObject> result = new CompletableFuture<>();
+        AtomicReference<CompletableFuture<?>> current = new AtomicReference<>();
         // Cancelling the attempt must abort the exchange, not only the derived future.
         result.whenComplete((r, t) -> {
             if (result.isCancelled()) {
-                exchange.cancel(true);
+                CompletableFuture<?> c = current.get();
+                if (c != null) {
+                    c.cancel(true);
+                }
             }
         });
+        sendJson(bases, 0, request, headersTimeout, errors, result, current);
         return result;
+    }
+
+    private void sendJson(List<URI> bases, int index, Function<URI, HttpRequest> request, Duration headersTimeout,
+                          ErrorReader errors, CompletableFuture<JsonObject> result,
+                          AtomicReference<CompletableFuture<?>> current) {
+        if (result.isDone()) {
+            return;
+        }
+        AtomicBoolean responded = new AtomicBoolean();
+        CompletableFuture<HttpResponse<String>> exchange;
+        try {
+            exchange = client.sendAsync(request.apply(bases.get(index)), info -> {
+                responded.set(true);
+                return new BoundedBody(maxResponseBytes);
+            });
+        } catch (RuntimeException e) {
+            result.completeExceptionally(e);
+            return;
+        }
+        current.set(exchange);
+        if (result.isCancelled()) {
+            exchange.cancel(true);
+            return;
+        }
+        exchange.whenComplete((response, error) -> {
+            try {
+                if (error != null) {
+                    if (!responded.get() && index + 1 < bases.size() && !result.isDone() && Transport.unreachable(error)) {
+                        LOG.log(Level.INFO, "{0} cannot be reached ({1}); trying the alternate host {2}",
+                                bases.get(index).getHost(), Transport.failure(error, headersTimeout).failure().message(),
+                                bases.get(index + 1).getHost());
+                        sendJson(bases, index + 1, request, headersTimeout, errors, result, current);
+                        return;
+                    }
+                    result.completeExceptionally(Transport.failure(error, headersTimeout));
+                } else if (response.statusCode() / 100 != 2) {
+                    result.completeExceptionally(errors.read(response.statusCode(), response.body(), response.headers()));
+                } else {
+                    try {
+                        result.complete(parse(response.body()));
+                    } catch (JsonException | ClassCastException | IllegalStateException e) {
+                        result.completeExceptionally(new ProviderException(new ProviderFailure(FailureKind.SERVER_ERROR,
+                                response.statusCode(), null, null, "the provider answered " + response.statusCode()
+                                + " with a body that is not JSON", null)));
+                    }
+                }
+            } catch (RuntimeException bug) {
+                result.completeExceptionally(bug); // never leave the caller waiting
+            }
+        });
     }
 
     /** A cold publisher: subscribing sends {@code request} and streams the chunks {@code events} yields. */
     public Flow.Publisher<JsonObject> stream(HttpRequest request, Duration headersTimeout, ErrorReader errors,
-                                             java.util.function.Supplier<StreamEvents> events) {
-        return subscriber -> new ChunkStream(request, headersTimeout, errors, events.get(), subscriber).start();
+                                             Supplier<StreamEvents> events) {
+        return stream(List.of(request.uri()), base -> request, headersTimeout, errors, events);
+    }
+
+    /**
+     * A cold publisher: subscribing sends the request built for the first of {@code bases} and streams the chunks
+     * {@code events} yields. A host that cannot be reached before any response status arrived is replaced by the
+     * next base, inside the same exchange; once a status arrived, nothing moves.
+     */
+    public Flow.Publisher<JsonObject> stream(List<URI> bases, Function<URI, HttpRequest> request,
+                                             Duration headersTimeout, ErrorReader errors,
+                                             Supplier<StreamEvents> events) {
+        return subscriber -> new ChunkStream(bases, request, headersTimeout, errors, events.get(), subscriber).start();
     }
 
     /** A publisher that fails its subscriber at once, as the Reactive Streams rules require: onSubscribe first. */
@@ -98,7 +166,8 @@ public final class HttpExchange {
      */
     private final class ChunkStream implements Flow.Subscription, Flow.Subscriber<String> {
 
-        private final HttpRequest request;
+        private final List<URI> bases;
+        private final Function<URI, HttpRequest> request;
         private final Duration headersTimeout;
         private final ErrorReader errors;
         private final StreamEvents events;
@@ -113,8 +182,9 @@ public final class HttpExchange {
         private final java.util.ArrayDeque<JsonObject> pending = new java.util.ArrayDeque<>();
         private boolean ending;
 
-        ChunkStream(HttpRequest request, Duration headersTimeout, ErrorReader errors, StreamEvents events,
-                    Flow.Subscriber<? super JsonObject> downstream) {
+        ChunkStream(List<URI> bases, Function<URI, HttpRequest> request, Duration headersTimeout, ErrorReader errors,
+                    StreamEvents events, Flow.Subscriber<? super JsonObject> downstream) {
+            this.bases = bases;
             this.request = request;
             this.headersTimeout = headersTimeout;
             this.errors = errors;
@@ -124,17 +194,38 @@ public final class HttpExchange {
 
         void start() {
             downstream.onSubscribe(this);
+            send(0);
+        }
+
+        private void send(int index) {
             if (done.get()) {
                 return;
             }
-            CompletableFuture<HttpResponse<String>> sent = client.sendAsync(request, info -> info.statusCode() / 100 == 2
-                    ? HttpResponse.BodySubscribers.fromLineSubscriber(this, s -> null, StandardCharsets.UTF_8, null)
-                    : new BoundedBody(maxResponseBytes));
+            AtomicBoolean responded = new AtomicBoolean();
+            CompletableFuture<HttpResponse<String>> sent;
+            try {
+                sent = client.sendAsync(request.apply(bases.get(index)), info -> {
+                    responded.set(true);
+                    return info.statusCode() / 100 == 2
+                            ? HttpResponse.BodySubscribers.fromLineSubscriber(this, s -> null, StandardCharsets.UTF_8, null)
+                            : new BoundedBody(maxResponseBytes);
+                });
+            } catch (RuntimeException e) {
+                fail(e);
+                return;
+            }
             exchange = sent;
             sent.whenComplete((response, error) -> {
                 try {
                     if (error != null) {
-                        fail(Transport.failure(error, headersTimeout));
+                        if (!responded.get() && index + 1 < bases.size() && !done.get() && Transport.unreachable(error)) {
+                            LOG.log(Level.INFO, "{0} cannot be reached ({1}); trying the alternate host {2}",
+                                    bases.get(index).getHost(), Transport.failure(error, headersTimeout).failure().message(),
+                                    bases.get(index + 1).getHost());
+                            send(index + 1);
+                        } else {
+                            fail(Transport.failure(error, headersTimeout));
+                        }
                     } else if (response.statusCode() / 100 != 2) {
                         fail(errors.read(response.statusCode(), response.body(), response.headers()));
                     }

@@ -49,6 +49,21 @@ public final class Transport {
         return new ProviderException(ProviderFailure.transport(FailureKind.CONNECTION, what), t);
     }
 
+    /**
+     * Whether {@code error} says the host could not be reached at all: refused, unresolved, connect timeout, TLS
+     * handshake, or a reset before any response. Not a headers timeout (the host was reached and is silent), not a
+     * cancellation, not a failure an adapter or body reader raised. The caller must also know that no response
+     * status arrived; this looks at the exception only.
+     */
+    public static boolean unreachable(Throwable error) {
+        Throwable t = unwrap(error);
+        if (t instanceof ProviderException || t instanceof CancellationException || t instanceof BoundedBody.TooLargeException
+                || t instanceof HttpTimeoutException && !(t instanceof HttpConnectTimeoutException)) {
+            return false;
+        }
+        return t instanceof java.io.IOException || t instanceof UnresolvedAddressException;
+    }
+
     public static Throwable unwrap(Throwable t) {
         while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
             t = t.getCause();

@@ -466,6 +466,97 @@ class ConfigLoaderTest {
                 () -> assertContains(message, "baton.limits.max-response-bytes: must be between 1024 and"));
     }
 
+    // ---------------------------------------------------------------- azure-openai, alternate hosts
+
+    private static final Set<String> WITH_AZURE = Set.of("openai", "azure-openai");
+
+    private static Map<String, String> azure() {
+        Map<String, String> m = new HashMap<>();
+        m.put("baton.connections.az.provider", "azure-openai");
+        m.put("baton.connections.az.base-url", "https://my-resource.openai.azure.com/");
+        m.put("baton.connections.az.api-key", PRIMARY_KEY);
+        m.put("baton.connections.az.api-version", "2024-10-21");
+        m.put("baton.connections.az.models", "gpt-4o, gpt-4o-mini");
+        m.put("baton.connections.az.deployments.gpt-4o", "chat-prod");
+        return m;
+    }
+
+    private static String azureProblems(Map<String, String> properties) {
+        return assertThrows(FailoverDefinitionException.class,
+                () -> ConfigLoader.load(config(properties), WITH_AZURE)).getMessage();
+    }
+
+    @Test
+    void loadsAnAzureConnectionWithDeploymentsAndApiVersion() {
+        ConnectionConfig az = ConfigLoader.load(config(azure()), WITH_AZURE).connection("az").orElseThrow();
+
+        assertEquals(URI.create("https://my-resource.openai.azure.com"), az.baseUrl());
+        assertEquals("2024-10-21", az.apiVersion());
+        assertEquals(Map.of("gpt-4o", "chat-prod"), az.deployments());
+        assertEquals(Map.of("api-version", "2024-10-21", "deployment", "chat-prod"), az.settings("gpt-4o"));
+        assertEquals(Map.of("api-version", "2024-10-21"), az.settings("gpt-4o-mini"), "default: named like the model");
+    }
+
+    @Test
+    void azureNeedsABaseUrlAndAnApiVersion() {
+        Map<String, String> m = azure();
+        m.remove("baton.connections.az.base-url");
+        m.remove("baton.connections.az.api-version");
+        String message = azureProblems(m);
+        assertContains(message, "baton.connections.az.base-url: required for provider 'azure-openai'");
+        assertContains(message, "baton.connections.az.api-version: required");
+    }
+
+    @Test
+    void refusesABadApiVersionAndBadDeployments() {
+        Map<String, String> m = azure();
+        m.put("baton.connections.az.api-version", "latest");
+        m.put("baton.connections.az.deployments.gpt-5", "other");
+        m.put("baton.connections.az.deployments.gpt-4o-mini", "a/b");
+        String message = azureProblems(m);
+        assertContains(message, "baton.connections.az.api-version: 'latest' is not an Azure OpenAI API version");
+        assertContains(message, "baton.connections.az.deployments.gpt-5: the model 'gpt-5' is not in"
+                + " baton.connections.az.models");
+        assertContains(message, "baton.connections.az.deployments.gpt-4o-mini: 'a/b' is not a deployment name");
+    }
+
+    @Test
+    void refusesAzureKeysOnOtherProviders() {
+        Map<String, String> m = valid();
+        m.put("baton.connections.openai-prod.api-version", "2024-10-21");
+        m.put("baton.connections.openai-prod.deployments.gpt-5.4", "x");
+        String message = azureProblems(m);
+        assertContains(message, "baton.connections.openai-prod.api-version: only read for provider 'azure-openai',"
+                + " not 'openai'");
+        assertContains(message, "baton.connections.openai-prod.deployments.gpt-5.4: deployments are only read for"
+                + " provider 'azure-openai'");
+    }
+
+    @Test
+    void loadsAlternateBaseUrls() {
+        Map<String, String> m = valid();
+        m.put("baton.connections.openai-standby.alternate-base-urls",
+                "https://standby-eu.example.com/v1/, http://127.0.0.1:9000/v1");
+        ConnectionConfig standby = load(m).connection("openai-standby").orElseThrow();
+        assertEquals(List.of(URI.create("https://standby-eu.example.com/v1"), URI.create("http://127.0.0.1:9000/v1")),
+                standby.alternateBaseUrls());
+        assertEquals(List.of(), load(valid()).connection("openai-prod").orElseThrow().alternateBaseUrls());
+    }
+
+    @Test
+    void alternateBaseUrlsFollowTheBaseUrlRules() {
+        Map<String, String> m = valid();
+        m.put("baton.connections.openai-standby.alternate-base-urls",
+                "http://standby-eu.example.com/v1, https://standby.example.com/v1");
+        m.put("baton.connections.local.alternate-base-urls", "https://remote.example.com/v1");
+        String message = problems(m);
+        assertContains(message, "baton.connections.openai-standby.alternate-base-urls: 'http://standby-eu.example.com/v1'"
+                + " must use https");
+        assertContains(message, "baton.connections.openai-standby.alternate-base-urls: 'https://standby.example.com/v1'"
+                + " is listed twice");
+        assertContains(message, "baton.connections.local.api-key: required");
+    }
+
     static BatonConfig load(Map<String, String> properties) {
         return ConfigLoader.load(config(properties), PROVIDERS);
     }

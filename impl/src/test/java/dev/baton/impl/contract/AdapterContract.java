@@ -49,10 +49,18 @@ abstract class AdapterContract {
     /** The adapter under test. */
     abstract ProviderAdapter adapter(HttpClient client, Redactor redactor);
 
-    /** A target on the simulator account {@code account} for model {@code m}. */
-    ProviderTarget target(String account) {
-        return new ProviderTarget(account, adapter(client, new Redactor(List.of(KEY))).id(),
-                URI.create(sim.baseUrl(account)), KEY, "m", Map.of());
+    /** Where the simulator serves {@code account} in this adapter's wire format. */
+    URI baseUrl(String account) {
+        return URI.create(sim.baseUrl(account));
+    }
+
+    /** A target for model {@code m} at {@code base}; adapters with provider settings add them. */
+    ProviderTarget target(URI base) {
+        return new ProviderTarget("contract", adapter().id(), base, KEY, "m", Map.of());
+    }
+
+    private ProviderTarget target(String account) {
+        return target(baseUrl(account));
     }
 
     private ProviderAdapter adapter() {
@@ -183,8 +191,7 @@ abstract class AdapterContract {
         try (var socket = new java.net.ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
-        ProviderTarget nowhere = new ProviderTarget("x", adapter().id(), URI.create("http://127.0.0.1:" + closedPort + "/v1"),
-                KEY, "m", Map.of());
+        ProviderTarget nowhere = target(URI.create("http://127.0.0.1:" + closedPort + "/v1"));
 
         ExecutionException e = assertThrows(ExecutionException.class,
                 () -> adapter().complete(nowhere, body(false), Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS));

@@ -9,6 +9,7 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.anthropic.AnthropicAdapter;
+import dev.baton.impl.azure.AzureOpenAiAdapter;
 import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.impl.record.InMemoryRecordStore;
 import dev.baton.testkit.ProviderSimulator;
@@ -58,7 +59,7 @@ final class EngineFixture {
     static BatonConfig config(Map<String, String> props) {
         var config = new SmallRyeConfigBuilder()
                 .withSources(new PropertiesConfigSource(props, "test", 100)).build();
-        return ConfigLoader.load(config, Set.of(OpenAiAdapter.ID, AnthropicAdapter.ID));
+        return ConfigLoader.load(config, Set.of(OpenAiAdapter.ID, AnthropicAdapter.ID, AzureOpenAiAdapter.ID));
     }
 
     static FailoverEngine engine(Map<String, String> props, InstantSource clock) {
@@ -66,7 +67,8 @@ final class EngineFixture {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         Redactor redactor = Redactor.forConnections(config.connections());
         return new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor),
-                        new AnthropicAdapter(client, config.maxResponseBytes(), redactor)),
+                        new AnthropicAdapter(client, config.maxResponseBytes(), redactor),
+                new AzureOpenAiAdapter(client, config.maxResponseBytes(), redactor)),
                 new InMemoryRecordStore(config.recordCapacity()), clock, HealthListener.NONE);
     }
 

@@ -1,0 +1,82 @@
+package dev.baton.impl.azure;
+
+import dev.baton.impl.engine.Redactor;
+import dev.baton.impl.http.HttpExchange;
+import dev.baton.impl.openai.OpenAiProtocol;
+import dev.baton.spi.ProviderAdapter;
+import dev.baton.spi.ProviderTarget;
+import jakarta.json.JsonObject;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
+
+/**
+ * The Azure OpenAI adapter: the OpenAI chat-completions wire ({@link OpenAiProtocol}) sent to
+ * {@code {base}/openai/deployments/{deployment}/chat/completions?api-version=…} with an {@code api-key} header. The
+ * deployment is the target's {@code deployment} setting (default: the model's name), the API version its
+ * {@code api-version} setting. Azure's content_filter 400 ({@code "type": null}, {@code innererror}) is a moderation
+ * failure through the OpenAI table; a completion filtered after it began ({@code finish_reason: content_filter}) is
+ * an answer and passes through. Thread-safe.
+ */
+public final class AzureOpenAiAdapter implements ProviderAdapter {
+
+    public static final String ID = "azure-openai";
+    /** The {@link ProviderTarget#settings()} names this adapter reads. */
+    public static final String DEPLOYMENT = "deployment";
+    public static final String API_VERSION = "api-version";
+
+    private final HttpExchange http;
+    private final OpenAiProtocol protocol;
+
+    public AzureOpenAiAdapter(HttpClient client, long maxResponseBytes, Redactor redactor) {
+        this.http = new HttpExchange(client, maxResponseBytes);
+        this.protocol = new OpenAiProtocol(redactor);
+    }
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public CompletableFuture<JsonObject> complete(ProviderTarget target, JsonObject body, Duration headersTimeout) {
+        JsonObject wire = OpenAiProtocol.wireBody(body, deployment(target), false);
+        return http.json(target.baseUrls(), base -> request(base, target, wire, headersTimeout, false), headersTimeout,
+                protocol::failure);
+    }
+
+    @Override
+    public Flow.Publisher<JsonObject> stream(ProviderTarget target, JsonObject body, Duration headersTimeout) {
+        JsonObject wire = OpenAiProtocol.wireBody(body, deployment(target), true);
+        return http.stream(target.baseUrls(), base -> request(base, target, wire, headersTimeout, true), headersTimeout,
+                protocol::failure, protocol::events);
+    }
+
+    /** The deployment a target's model is served by: its configured deployment, else one named like the model. */
+    static String deployment(ProviderTarget target) {
+        return target.settings().getOrDefault(DEPLOYMENT, target.model());
+    }
+
+    /** {@code {base}/openai/deployments/{deployment}/chat/completions?api-version={version}}. */
+    static URI uri(URI base, ProviderTarget target) {
+        String version = target.settings().get(API_VERSION);
+        if (version == null) {
+            throw new IllegalStateException(target.name() + ": an azure-openai target needs an api-version setting");
+        }
+        return URI.create(base + "/openai/deployments/" + URLEncoder.encode(deployment(target), StandardCharsets.UTF_8)
+                + "/chat/completions?api-version=" + URLEncoder.encode(version, StandardCharsets.UTF_8));
+    }
+
+    private static HttpRequest request(URI base, ProviderTarget target, JsonObject wire, Duration headersTimeout,
+                                       boolean stream) {
+        Map<String, String> auth = target.apiKey().isEmpty() ? Map.of() : Map.of("api-key", target.apiKey());
+        return OpenAiProtocol.request(uri(base, target), wire, headersTimeout, stream, auth, target.headers());
+    }
+}

@@ -1,0 +1,146 @@
+package dev.baton.impl.openai;
+
+import dev.baton.ChatChunk;
+import dev.baton.FailureKind;
+import dev.baton.impl.engine.Redactor;
+import dev.baton.impl.http.HttpExchange;
+import dev.baton.impl.http.RetryAfter;
+import dev.baton.impl.http.SseParser;
+import dev.baton.impl.http.StreamEvents;
+import dev.baton.spi.ProviderException;
+import dev.baton.spi.ProviderFailure;
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+
+import java.lang.System.Logger.Level;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The OpenAI chat-completions wire, shared by every adapter that speaks it (OpenAI and compatible hosts, Azure
+ * OpenAI): request bodies and headers, the error table, and the stream's events. The adapters differ only in the
+ * URL and the credential header. Thread-safe.
+ */
+public final class OpenAiProtocol {
+
+    private static final System.Logger LOG = System.getLogger(OpenAiProtocol.class.getName());
+
+    private final Redactor redactor;
+
+    public OpenAiProtocol(Redactor redactor) {
+        this.redactor = redactor;
+    }
+
+    /** The body sent upstream: {@code model} rewritten, {@code stream} set, nothing else touched. */
+    public static JsonObject wireBody(JsonObject body, String model, boolean stream) {
+        var builder = Json.createObjectBuilder(body).add("model", model).add("stream", stream);
+        if (!stream) {
+            builder.remove("stream_options");
+        }
+        return builder.build();
+    }
+
+    /** A POST of {@code wire} to {@code uri} with the JSON headers, {@code auth} and the configured headers. */
+    public static HttpRequest request(URI uri, JsonObject wire, Duration headersTimeout, boolean stream,
+                                      Map<String, String> auth, Map<String, String> headers) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
+                .timeout(headersTimeout)
+                .header("content-type", "application/json")
+                .header("accept", stream ? "text/event-stream" : "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(wire.toString()));
+        if ("http".equals(uri.getScheme())) {
+            builder.version(HttpClient.Version.HTTP_1_1); // no h2c upgrade dance with local hosts
+        }
+        auth.forEach(builder::header);
+        headers.forEach(builder::header);
+        return builder.build();
+    }
+
+    /** A fresh event handler for one stream. */
+    public StreamEvents events() {
+        return new Events();
+    }
+
+    /** Turns an error response into a classified failure; the message is the provider's, without credentials. */
+    public ProviderException failure(int status, String body, HttpHeaders headers) {
+        String type = null;
+        String code = null;
+        String message = null;
+        try {
+            JsonObject error = HttpExchange.parse(body).getJsonObject("error");
+            if (error != null) {
+                type = text(error.get("type"));
+                code = text(error.get("code"));
+                message = text(error.get("message"));
+            }
+        } catch (JsonException | ClassCastException | IllegalStateException e) {
+            // Proxies answer 502/504 with HTML; the status alone classifies it. Azure's content_filter 400 has
+        // "type": null and an "innererror"; its code alone classifies it.
+        }
+        FailureKind kind = OpenAiClassifier.classify(status, type, code);
+        String detail = "HTTP " + status + (code != null ? " " + code : type != null ? " " + type : "")
+                + (message != null ? ": " + message : "");
+        return new ProviderException(new ProviderFailure(kind, status, type, code, redactor.clean(detail),
+                RetryAfter.parse(headers, Clock.systemUTC().instant())));
+    }
+
+    private static String text(JsonValue value) {
+        return value instanceof JsonString s ? s.getString() : value == null || value == JsonValue.NULL ? null : value.toString();
+    }
+
+    /** OpenAI's stream: {@code data:} chunks, an {@code error} object on failure, {@code [DONE]} at the end. */
+    private final class Events implements StreamEvents {
+        private boolean sawFinish;
+        private boolean sawDone;
+        private int malformed;
+
+        @Override
+        public List<JsonObject> onEvent(SseParser.Event event) {
+            String data = event.data().strip();
+            if (data.startsWith("[DONE]")) {
+                sawDone = true;
+                return List.of();
+            }
+            JsonObject chunk;
+            try {
+                chunk = HttpExchange.parse(data);
+            } catch (JsonException | ClassCastException | IllegalStateException e) {
+                // Skipped and counted, never forwarded: a client could not parse it either.
+                malformed++;
+                LOG.log(Level.DEBUG, "skipped a malformed stream event ({0} so far)", malformed);
+                return List.of();
+            }
+            if (chunk.get("error") instanceof JsonObject error) {
+                String type = text(error.get("type"));
+                String code = text(error.get("code"));
+                String message = text(error.get("message"));
+                throw new ProviderException(new ProviderFailure(OpenAiClassifier.classify(0, type, code), 0, type, code,
+                        redactor.clean("error event in stream" + (code != null ? " " + code : "")
+                                + (message != null ? ": " + message : "")), null));
+            }
+            if (new ChatChunk(chunk, null, null).finishReason() != null) {
+                sawFinish = true;
+            }
+            return List.of(chunk);
+        }
+
+        @Override
+        public boolean done() {
+            return sawDone;
+        }
+
+        @Override
+        public boolean completeAtEnd() {
+            return sawFinish || sawDone;
+        }
+    }
+}

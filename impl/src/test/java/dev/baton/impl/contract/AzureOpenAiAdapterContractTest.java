@@ -1,0 +1,30 @@
+package dev.baton.impl.contract;
+
+import dev.baton.impl.azure.AzureOpenAiAdapter;
+import dev.baton.impl.engine.Redactor;
+import dev.baton.spi.ProviderAdapter;
+import dev.baton.spi.ProviderTarget;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.util.List;
+import java.util.Map;
+
+class AzureOpenAiAdapterContractTest extends AdapterContract {
+
+    @Override
+    ProviderAdapter adapter(HttpClient client, Redactor redactor) {
+        return new AzureOpenAiAdapter(client, 8 * 1024 * 1024, redactor);
+    }
+
+    @Override
+    URI baseUrl(String account) {
+        return URI.create(sim.simulator().azureBaseUrl(account));
+    }
+
+    @Override
+    ProviderTarget target(URI base) {
+        return new ProviderTarget("contract", AzureOpenAiAdapter.ID, base, KEY, "m", Map.of(), List.of(),
+                Map.of("api-version", "2024-10-21", "deployment", "m"));
+    }
+}
