@@ -130,6 +130,24 @@ class CrossProviderFailoverTest {
     }
 
     @Test
+    void aStreamedToolCallFailsOverFromAnthropicToOpenAiUnchanged() {
+        start(false);
+        sim.account("claude").setDefault(Behavior.overloaded());
+        sim.account("gpt").enqueue(Behavior.toolCall("get_weather", "{\"city\":\"Oslo\"}"));
+
+        Outcome outcome = Mode.STREAM.call(engine, withTools(true));
+
+        assertTrue(outcome.ok(), () -> "failed: " + outcome.error());
+        assertEquals("openai", outcome.servedBy().provider());
+        assertEquals("tool_calls", outcome.chunks().stream().map(ChatChunk::finishReason)
+                .filter(java.util.Objects::nonNull).findFirst().orElseThrow());
+        JsonObject sent = sim.account("gpt").lastRequest().json();
+        assertEquals("get_weather", sent.getJsonArray("tools").getJsonObject(0).getJsonObject("function").getString("name"),
+                "the OpenAI target gets the caller's body untouched");
+        assertEquals("system", sent.getJsonArray("messages").getJsonObject(0).getString("role"));
+    }
+
+    @Test
     void aNonStreamedToolCallFromAnthropicIsAnOpenAiToolCall() {
         start(true);
         sim.account("gpt").setDefault(Behavior.serverError());
