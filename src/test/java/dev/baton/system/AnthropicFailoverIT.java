@@ -13,22 +13,22 @@ import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionFunctionTool;
 import com.openai.models.chat.completions.ChatCompletionMessageFunctionToolCall;
 import dev.baton.testkit.Behavior;
-import dev.baton.testkit.ProviderSimulator;
+
 import jakarta.json.JsonObject;
-import java.net.URL;
+
 import java.util.List;
 import java.util.Map;
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
+
+
+
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+
+
+
+
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,44 +39,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * tool call and can tell only by the served-by fields. Route {@code mixed}: primary (OpenAI), then
  * claude (Anthropic).
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class AnthropicFailoverIT {
+class AnthropicFailoverIT extends ClientSideIT {
 
     private static final String ROUTE = "mixed";
-    private static ProviderSimulator simulator;
-
-    @ArquillianResource
-    URL base;
-
-    private Gateway gateway;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
         return Deployments.sample("baton-mixed-it.war");
-    }
-
-    @BeforeAll
-    static void startSimulator() {
-        simulator = ProviderSimulator.start(Ports.simulator());
-    }
-
-    @AfterAll
-    static void stopSimulator() {
-        if (simulator != null) {
-            simulator.close();
-        }
-    }
-
-    @BeforeEach
-    void connect() {
-        gateway = new Gateway(base);
-    }
-
-    @AfterEach
-    void reset() {
-        gateway.close();
-        simulator.reset();
     }
 
     private static ChatCompletionCreateParams weatherQuestion() {

@@ -10,7 +10,7 @@ import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 
 import dev.baton.testkit.Behavior;
-import dev.baton.testkit.ProviderSimulator;
+
 
 import jakarta.json.JsonObject;
 
@@ -19,7 +19,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URL;
+
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -27,16 +27,16 @@ import java.util.List;
 import java.util.Locale;
 
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
+
+
+
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+
+
+
+
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+
 
 import static dev.baton.system.Gateway.attempts;
 import static dev.baton.system.Gateway.header;
@@ -51,43 +51,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * before the commit point, a stream that breaks after it, and a client that hangs up. Each test also reads the
  * request's record back from {@code v1/requests/{id}}.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class ChatCompletionsIT {
-
-    private static ProviderSimulator simulator;
-
-    @ArquillianResource
-    URL base;
-
-    private Gateway gateway;
+class ChatCompletionsIT extends ClientSideIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
         return Deployments.sample("baton-it.war");
-    }
-
-    @BeforeAll
-    static void startSimulator() {
-        simulator = ProviderSimulator.start(Ports.simulator());
-    }
-
-    @AfterAll
-    static void stopSimulator() {
-        if (simulator != null) {
-            simulator.close();
-        }
-    }
-
-    @BeforeEach
-    void connect() {
-        gateway = new Gateway(base);
-    }
-
-    @AfterEach
-    void resetSimulator() {
-        gateway.close();
-        simulator.reset();
     }
 
     private static ChatCompletionCreateParams question() {

@@ -6,29 +6,29 @@ import com.openai.errors.UnauthorizedException;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 
 import dev.baton.testkit.Behavior;
-import dev.baton.testkit.ProviderSimulator;
+
 
 import jakarta.json.JsonObject;
 
-import java.net.URL;
+
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
+
+
+
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
+
+
+
+
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
+
 
 import static dev.baton.system.Gateway.attempts;
 import static dev.baton.system.Gateway.header;
@@ -43,44 +43,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * which parks both accounts, last. The spend limit parks the primary for 15 minutes and has its own deployment
  * ({@link SpendLimitIT}).
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class FinalErrorsIT {
-
-    private static ProviderSimulator simulator;
-
-    @ArquillianResource
-    URL base;
-
-    private Gateway gateway;
+class FinalErrorsIT extends ClientSideIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
         return Deployments.sample("baton-it.war");
-    }
-
-    @BeforeAll
-    static void startSimulator() {
-        simulator = ProviderSimulator.start(Ports.simulator());
-    }
-
-    @AfterAll
-    static void stopSimulator() {
-        if (simulator != null) {
-            simulator.close();
-        }
-    }
-
-    @BeforeEach
-    void connect() {
-        gateway = new Gateway(base);
-    }
-
-    @AfterEach
-    void resetSimulator() {
-        gateway.close();
-        simulator.reset();
     }
 
     /** The OpenAI error object of a response, after checking the envelope. */

@@ -1,21 +1,21 @@
 package dev.baton.system;
 
 import dev.baton.testkit.Behavior;
-import dev.baton.testkit.ProviderSimulator;
 
-import java.net.URL;
+
+
 import java.net.http.HttpResponse;
 
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
+
+
+
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+
+
+
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,39 +24,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The sample's own page, {@code GET /sample/draft}: Baton's service injected into a CDI bean and into a stateless
  * EJB, reaching the provider simulator that runs in this test JVM (the WAR's own simulator is switched off).
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class SampleDraftIT {
-
-    private static ProviderSimulator simulator;
-
-    @ArquillianResource
-    URL base;
+class SampleDraftIT extends ClientSideIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
         return Deployments.sample("baton-it.war");
     }
 
-    @BeforeAll
-    static void startSimulator() {
-        simulator = ProviderSimulator.start(Ports.simulator());
-    }
-
-    @AfterAll
-    static void stopSimulator() {
-        if (simulator != null) {
-            simulator.close();
-        }
-    }
-
-    @AfterEach
-    void resetSimulator() {
-        simulator.reset();
-    }
-
     private HttpResponse<String> draft(String via) {
-        return new Gateway(base).get("sample/draft?topic=refunds&via=" + via);
+        return gateway.get("sample/draft?topic=refunds&via=" + via);
     }
 
     @Test

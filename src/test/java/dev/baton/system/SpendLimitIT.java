@@ -1,23 +1,23 @@
 package dev.baton.system;
 
 import dev.baton.testkit.Behavior;
-import dev.baton.testkit.ProviderSimulator;
+
 
 import jakarta.json.JsonObject;
 
-import java.net.URL;
+
 import java.net.http.HttpResponse;
 import java.util.List;
 
 import org.jboss.arquillian.container.test.api.Deployment;
-import org.jboss.arquillian.container.test.api.RunAsClient;
-import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.arquillian.test.api.ArquillianResource;
+
+
+
 import org.jboss.shrinkwrap.api.spec.WebArchive;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+
+
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+
 
 import static dev.baton.system.Gateway.attempts;
 import static dev.baton.system.Gateway.header;
@@ -28,36 +28,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A spend-limited primary: the demo route keeps the default {@code on.spend_limit=stop}, so the caller gets the 429 at
  * once, told that retrying will not help. It parks the primary for 15 minutes, hence a deployment of its own.
  */
-@ExtendWith(ArquillianExtension.class)
-@RunAsClient
-class SpendLimitIT {
-
-    private static ProviderSimulator simulator;
-
-    @ArquillianResource
-    URL base;
+class SpendLimitIT extends ClientSideIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
         return Deployments.sample("baton-it.war");
     }
 
-    @BeforeAll
-    static void startSimulator() {
-        simulator = ProviderSimulator.start(Ports.simulator());
-    }
-
-    @AfterAll
-    static void stopSimulator() {
-        if (simulator != null) {
-            simulator.close();
-        }
-    }
-
     @Test
     void answers429ProviderSpendLimitWithoutRetryAfterAndTriesNothingElse() {
         simulator.account("primary").setDefault(Behavior.spendLimit("insufficient_quota"));
-        Gateway gateway = new Gateway(base);
 
         HttpResponse<String> response = gateway.postChat(Gateway.chatBody(Gateway.ROUTE, false));
 
