@@ -48,10 +48,6 @@ public record ProviderTarget(String connection, String provider, URI baseUrl, St
         return List.copyOf(all);
     }
 
-    /** This target with the given alternate hosts and provider settings. */
-    public ProviderTarget with(List<URI> alternateBaseUrls, Map<String, String> settings) {
-        return new ProviderTarget(connection, provider, baseUrl, apiKey, model, headers, alternateBaseUrls, settings);
-    }
 
     /** {@code connection/model}, the name used in records and error messages. */
     public String name() {

@@ -30,11 +30,6 @@ public record ConnectionConfig(String name, String provider, URI baseUrl, String
         deployments = Map.copyOf(deployments);
     }
 
-    /** A connection with one host and no provider settings. */
-    public ConnectionConfig(String name, String provider, URI baseUrl, String apiKey, List<String> models,
-                            Map<String, String> headers, HealthPolicy health) {
-        this(name, provider, baseUrl, apiKey, models, headers, health, List.of(), null, Map.of());
-    }
 
     /**
      * The provider settings of a target of this connection serving {@code model}: {@code api-version} and

@@ -43,11 +43,6 @@ public final class HttpExchange {
         this.maxResponseBytes = maxResponseBytes;
     }
 
-    /** Sends {@code request} and parses a 2xx body as JSON. Cancelling the future aborts the exchange. */
-    public CompletableFuture<JsonObject> json(HttpRequest request, Duration headersTimeout, ErrorReader errors) {
-        return json(List.of(request.uri()), base -> request, headersTimeout, errors);
-    }
-
     /**
      * Sends the request {@code request} builds for the first of {@code bases}; when that host cannot be reached
      * (see {@link Transport#unreachable}) and no response status arrived, the next base is tried, all inside this
@@ -118,12 +113,6 @@ public final class HttpExchange {
                 result.completeExceptionally(bug); // never leave the caller waiting
             }
         });
-    }
-
-    /** A cold publisher: subscribing sends {@code request} and streams the chunks {@code events} yields. */
-    public Flow.Publisher<JsonObject> stream(HttpRequest request, Duration headersTimeout, ErrorReader errors,
-                                             Supplier<StreamEvents> events) {
-        return stream(List.of(request.uri()), base -> request, headersTimeout, errors, events);
     }
 
     /**
