@@ -528,6 +528,11 @@ public final class ConfigLoader {
     }
 
     private String source(String key) {
+        return source(config, key);
+    }
+
+    /** " (from <config source>)" for messages about {@code key}, or nothing when the source is unknown. */
+    static String source(Config config, String key) {
         try {
             String source = config.getConfigValue(key).getSourceName();
             return source == null ? "" : " (from " + source + ")";
@@ -536,7 +541,7 @@ public final class ConfigLoader {
         }
     }
 
-    private static List<String> list(String value) {
+    static List<String> list(String value) {
         return Arrays.stream(value.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
     }
 }

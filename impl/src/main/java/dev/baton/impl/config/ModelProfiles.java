@@ -2,7 +2,6 @@ package dev.baton.impl.config;
 
 import org.eclipse.microprofile.config.Config;
 
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -46,19 +45,19 @@ final class ModelProfiles {
             int dot = rest.lastIndexOf('.');
             if (dot <= 0 || dot == rest.length() - 1) {
                 problems.add(key + ": expected " + PREFIX + "<model>.<attribute>, the attribute one of "
-                        + List.of(TOOLS, CONTEXT_WINDOW, MODALITIES) + source(config, key));
+                        + List.of(TOOLS, CONTEXT_WINDOW, MODALITIES) + ConfigLoader.source(config, key));
                 continue;
             }
             String model = rest.substring(0, dot);
             String attribute = rest.substring(dot + 1);
             if (!List.of(TOOLS, CONTEXT_WINDOW, MODALITIES).contains(attribute)) {
                 problems.add(key + ": '" + attribute + "' is not a model attribute; expected one of "
-                        + List.of(TOOLS, CONTEXT_WINDOW, MODALITIES) + source(config, key));
+                        + List.of(TOOLS, CONTEXT_WINDOW, MODALITIES) + ConfigLoader.source(config, key));
                 continue;
             }
             if (!served.contains(model)) {
                 problems.add(key + ": no connection lists the model '" + model + "' in baton.connections.<name>.models"
-                        + source(config, key));
+                        + ConfigLoader.source(config, key));
                 continue;
             }
             Optional<String> raw = raw(config, key, problems);
@@ -74,7 +73,7 @@ final class ModelProfiles {
                     default -> new ModelProfile(model, p.tools(), p.contextWindow(), modalities(value));
                 });
             } catch (IllegalArgumentException e) {
-                problems.add(key + ": " + e.getMessage() + source(config, key));
+                problems.add(key + ": " + e.getMessage() + ConfigLoader.source(config, key));
             }
         }
         checkUnmatchedEnvironment(config, keys, problems);
@@ -126,7 +125,7 @@ final class ModelProfiles {
 
     private static Set<String> modalities(String value) {
         Set<String> result = new LinkedHashSet<>();
-        for (String m : list(value)) {
+        for (String m : ConfigLoader.list(value)) {
             if (!KNOWN_MODALITIES.contains(m)) {
                 throw new IllegalArgumentException("'" + m + "' is not a modality; expected some of [text, image, audio]");
             }
@@ -145,11 +144,11 @@ final class ModelProfiles {
             var configValue = config.getConfigValue(key);
             if (value.isEmpty() && configValue.getRawValue() != null && !configValue.getRawValue().isBlank()) {
                 problems.add(key + ": cannot be read (is the environment variable or property it refers to set?)"
-                        + source(config, key));
+                        + ConfigLoader.source(config, key));
             }
             return value;
         } catch (RuntimeException e) {
-            problems.add(key + ": cannot be read: " + e.getMessage() + source(config, key));
+            problems.add(key + ": cannot be read: " + e.getMessage() + ConfigLoader.source(config, key));
             return Optional.empty();
         }
     }
@@ -169,7 +168,7 @@ final class ModelProfiles {
             explicit = Optional.empty();
         }
         if (explicit.isPresent()) {
-            names.addAll(list(explicit.get()));
+            names.addAll(ConfigLoader.list(explicit.get()));
         } else {
             for (String key : keys) {
                 if (key.startsWith(prefix)) {
@@ -180,7 +179,7 @@ final class ModelProfiles {
         Set<String> models = new TreeSet<>();
         for (String name : names) {
             try {
-                config.getOptionalValue(prefix + name + ".models", String.class).ifPresent(v -> models.addAll(list(v)));
+                config.getOptionalValue(prefix + name + ".models", String.class).ifPresent(v -> models.addAll(ConfigLoader.list(v)));
             } catch (RuntimeException e) {
                 // ConfigLoader reports the unreadable value.
             }
@@ -188,16 +187,4 @@ final class ModelProfiles {
         return models;
     }
 
-    private static String source(Config config, String key) {
-        try {
-            String source = config.getConfigValue(key).getSourceName();
-            return source == null ? "" : " (from " + source + ")";
-        } catch (RuntimeException e) {
-            return "";
-        }
-    }
-
-    private static List<String> list(String value) {
-        return Arrays.stream(value.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
-    }
 }
