@@ -1,5 +1,6 @@
 package dev.baton;
 
+import dev.baton.exception.UpstreamFailedException;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -10,18 +11,57 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A completed chat answer in the OpenAI {@code chat.completion} shape, with who served it.
+ * A completed chat answer in the OpenAI {@code chat.completion} shape, with who served it; or a
+ * degraded answer, the text a policy names for when no target could serve.
  *
- * @param body      the provider's answer, translated to the OpenAI shape
- * @param servedBy  the target that answered
- * @param requestId Baton's id for the request; its record is found by it
+ * @param body            the provider's answer, translated to the OpenAI shape; for a degraded
+ *                        answer, a {@code chat.completion} whose one message is the configured text
+ * @param servedBy        the target that answered; {@code null} exactly when the answer is degraded
+ * @param requestId       Baton's id for the request; its record is found by it
+ * @param degradedBecause the failure the degraded answer stands in for; {@code null} for a served answer
  */
-public record ChatResponse(JsonObject body, ServedBy servedBy, String requestId) {
+public record ChatResponse(JsonObject body, ServedBy servedBy, String requestId,
+                           UpstreamFailedException degradedBecause) {
 
     public ChatResponse {
         Objects.requireNonNull(body, "body");
-        Objects.requireNonNull(servedBy, "servedBy");
         Objects.requireNonNull(requestId, "requestId");
+        if ((servedBy == null) == (degradedBecause == null)) {
+            throw new IllegalArgumentException("an answer is either served (servedBy) or degraded (degradedBecause)");
+        }
+    }
+
+    /** A served answer. */
+    public ChatResponse(JsonObject body, ServedBy servedBy, String requestId) {
+        this(body, servedBy, requestId, null);
+    }
+
+    /**
+     * A degraded answer: {@code text} as the assistant's message, standing in for {@code cause}.
+     *
+     * @param model the model or route the caller asked for, reported as the answer's {@code model}
+     */
+    public static ChatResponse degraded(String text, String model, UpstreamFailedException cause) {
+        String requestId = cause.requestId().orElseThrow(() -> new IllegalArgumentException("cause has no record"));
+        JsonObject body = Json.createObjectBuilder()
+                .add("id", "chatcmpl-" + requestId)
+                .add("object", "chat.completion")
+                .add("created", cause.record().orElseThrow().startedAt().getEpochSecond())
+                .add("model", model == null ? "" : model)
+                .add("choices", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                        .add("index", 0)
+                        .add("message", Json.createObjectBuilder().add("role", "assistant").add("content", text))
+                        .add("finish_reason", "stop")))
+                .build();
+        return new ChatResponse(body, null, requestId, cause);
+    }
+
+    /**
+     * Whether this is a degraded answer rather than a model's: no target served, and the text is
+     * the one the policy names. {@link #degradedBecause()} says why.
+     */
+    public boolean degraded() {
+        return degradedBecause != null;
     }
 
     /** The text of the first choice, or {@code null} when it has none (for example only tool calls). */
@@ -43,8 +83,12 @@ public record ChatResponse(JsonObject body, ServedBy servedBy, String requestId)
     /**
      * The body as an OpenAI-compatible client receives it: {@code model} is the served model and
      * {@code provider}, {@code connection}, {@code route} and {@code route_name} name what served.
+     * A degraded answer carries {@code "degraded": true} and no served-by fields.
      */
     public JsonObject toJson() {
+        if (degraded()) {
+            return Json.createObjectBuilder(body).add("degraded", true).build();
+        }
         return Json.createObjectBuilder(body)
                 .add("model", servedBy.model())
                 .add("provider", servedBy.provider())

@@ -1,6 +1,7 @@
 package dev.baton.exception;
 
 import dev.baton.record.RequestRecord;
+import jakarta.ejb.ApplicationException;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -12,8 +13,16 @@ import java.util.Optional;
  *
  * <p>{@link #retryable()} is the signal for a caller's own retry policy (for example
  * MicroProfile Fault Tolerance {@code @Retry(abortOn = ...)}): Baton already failed over, so only
- * retryable failures are worth asking again, and not before {@link #retryAfter()}.
+ * retryable failures are worth asking again, and not before {@link #retryAfter()}. The same split
+ * is made by type, for annotations that can only name classes: {@link RequestRejectedException}
+ * and {@link UpstreamRefusedException} never succeed on a retry, {@link UpstreamUnavailableException}
+ * may.
+ *
+ * <p>For EJB callers these are application exceptions: they reach the caller as thrown, not
+ * wrapped in {@code EJBException}, and the bean instance is kept. The container's transaction, if
+ * any, is marked for rollback.
  */
+@ApplicationException(inherited = true, rollback = true)
 public abstract sealed class FailoverException extends RuntimeException
         permits RequestRejectedException, UpstreamFailedException, StreamInterruptedException {
 

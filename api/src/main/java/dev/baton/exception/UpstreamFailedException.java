@@ -9,16 +9,24 @@ import java.util.Objects;
  * No target served the request. The status, type and code are those of the failure that
  * mattered most (see {@code docs/design.md}, "final error"); the message names every target
  * tried and why it failed; the record lists every attempt.
+ *
+ * <p>The two subclasses tell a caller's own retry policy apart by type, which is what
+ * MicroProfile Fault Tolerance's {@code retryOn} and {@code abortOn} can test:
+ * {@link UpstreamUnavailableException} may succeed later, {@link UpstreamRefusedException} will not.
  */
-public final class UpstreamFailedException extends FailoverException {
+public abstract sealed class UpstreamFailedException extends FailoverException
+        permits UpstreamUnavailableException, UpstreamRefusedException {
 
-    private UpstreamFailedException(String message, int status, String type, String code, String param,
-                                    Duration retryAfter, boolean retryable, RequestRecord record) {
+    UpstreamFailedException(String message, int status, String type, String code, String param,
+                            Duration retryAfter, boolean retryable, RequestRecord record) {
         super(message, status, type, code, param, retryAfter, retryable, Objects.requireNonNull(record, "record"));
     }
 
+    /** An {@link UpstreamUnavailableException} when {@code retryable}, else an {@link UpstreamRefusedException}. */
     public static UpstreamFailedException of(String message, int status, String type, String code, String param,
                                              Duration retryAfter, boolean retryable, RequestRecord record) {
-        return new UpstreamFailedException(message, status, type, code, param, retryAfter, retryable, record);
+        return retryable
+                ? new UpstreamUnavailableException(message, status, type, code, param, retryAfter, record)
+                : new UpstreamRefusedException(message, status, type, code, param, record);
     }
 }

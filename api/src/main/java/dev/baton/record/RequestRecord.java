@@ -27,11 +27,13 @@ import java.util.Optional;
  * @param firstTokenMillis time from admission to the first output, or {@code null}
  * @param latencyMillis   time from admission to the end
  * @param usage           the provider's usage object, or {@code null}
+ * @param degraded        whether the caller got the policy's degraded answer instead of the final error
  */
 public record RequestRecord(String id, Instant startedAt, boolean ok, int httpStatus, String errorCode,
                             String modelRequested, String routeName, ServedBy servedBy,
                             List<AttemptRecord> attempts, List<SkippedTarget> skipped, boolean stream,
-                            boolean committed, Long firstTokenMillis, long latencyMillis, JsonObject usage) {
+                            boolean committed, Long firstTokenMillis, long latencyMillis, JsonObject usage,
+                            boolean degraded) {
 
     public RequestRecord {
         Objects.requireNonNull(id, "id");
@@ -43,8 +45,8 @@ public record RequestRecord(String id, Instant startedAt, boolean ok, int httpSt
         return Optional.ofNullable(servedBy);
     }
 
-    /** {@code ok} or {@code error}, as written in the JSON form of the record. */
+    /** {@code ok}, {@code degraded} or {@code error}, as written in the JSON form of the record. */
     public String status() {
-        return ok ? "ok" : "error";
+        return ok ? "ok" : degraded ? "degraded" : "error";
     }
 }

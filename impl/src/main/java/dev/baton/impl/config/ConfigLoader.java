@@ -38,7 +38,8 @@ public final class ConfigLoader {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
     private static final Set<String> CONNECTION_KEYS = Set.of("provider", "base-url", "alternate-base-urls", "api-key",
-            "api-version", "models", "eject-after", "eject-after-credential", "cool-off", "max-cool-off");
+            "api-version", "models", "eject-after", "eject-after-credential", "cool-off", "max-cool-off",
+            "max-concurrent", "rate-limit");
     /** The provider that reads {@code api-version} and {@code deployments.*}. */
     private static final String AZURE = "azure-openai";
     /** Azure OpenAI's data-plane API versions: {@code 2024-10-21}, {@code 2025-04-01-preview}. */
@@ -46,13 +47,10 @@ public final class ConfigLoader {
     /** An Azure deployment name: one URL path segment. */
     private static final Pattern DEPLOYMENT = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Set<String> POLICY_KEYS = Set.of("deadline", "attempt-timeout", "first-token-timeout",
-            "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max");
+            "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max", "degraded");
     private static final Set<String> GLOBAL_KEYS = Set.of("baton.retry-budget.percent",
             "baton.retry-budget.min-per-second", "baton.retry-budget.window", "baton.records.capacity",
             "baton.limits.max-response-bytes", "baton.limits.max-stream-duration");
-    /** Kinds whose action may be {@code retry}: only failures a second try on the same target can cure. */
-    private static final Set<FailureKind> RETRYABLE_KINDS = Set.of(FailureKind.CONNECTION, FailureKind.SERVER_ERROR,
-            FailureKind.RATE_LIMIT);
     private static final Map<String, String> DEFAULT_BASE_URLS = Map.of("openai", "https://api.openai.com/v1",
             "anthropic", "https://api.anthropic.com/v1");
 
@@ -316,11 +314,14 @@ public final class ConfigLoader {
             problems.add(p + "max-cool-off: must be >= cool-off (" + Durations.format(health.coolOff())
                     + ") but was " + Durations.format(health.maxCoolOff()) + source(p + "max-cool-off"));
         }
+        Optional<Rate> rate = read(p + "rate-limit", ConfigLoader::rate);
+        ConnectionLimits limits = new ConnectionLimits(integer(p + "max-concurrent", 0, 1, 100_000),
+                rate.map(Rate::permits).orElse(0), rate.map(Rate::window).orElse(null));
         if (problems.size() > before) {
             return Optional.empty();
         }
         return Optional.of(new ConnectionConfig(name, provider, baseUrl, apiKey == null ? "" : apiKey, models,
-                headers, health, alternates, apiVersion, deployments));
+                headers, health, alternates, apiVersion, deployments, limits));
     }
 
     private Optional<RouteConfig> route(String name, List<ConnectionConfig> connections, RoutePolicy defaults) {
@@ -370,7 +371,7 @@ public final class ConfigLoader {
                 continue;
             }
             FailureAction action = enumValue(key, raw.get(), FailureAction.class);
-            if (action == FailureAction.RETRY && !RETRYABLE_KINDS.contains(kind)) {
+            if (action == FailureAction.RETRY && !RoutePolicy.RETRYABLE_KINDS.contains(kind)) {
                 problems.add(key + ": '" + raw.get() + "' is not allowed: a " + kind.wireName()
                         + " failure is never retried on the same target; use failover or stop" + source(key));
             } else if (action != null) {
@@ -386,7 +387,41 @@ public final class ConfigLoader {
                 }
             }
         }
-        return new RoutePolicy(deadline, attempt, firstToken, idle, retries, backoff, backoffMax, actions);
+        String degraded = read(p + "degraded", raw -> {
+            if (raw.length() > RoutePolicy.MAX_DEGRADED_LENGTH) {
+                throw new IllegalArgumentException("must be at most " + RoutePolicy.MAX_DEGRADED_LENGTH
+                        + " characters but has " + raw.length());
+            }
+            return raw;
+        }).orElse(base.degraded());
+        return new RoutePolicy(deadline, attempt, firstToken, idle, retries, backoff, backoffMax, actions, degraded);
+    }
+
+    private record Rate(int permits, Duration window) {
+    }
+
+    /** {@code 60/1m}: 60 requests per minute. */
+    private static Rate rate(String raw) {
+        int slash = raw.indexOf('/');
+        String usage = "'" + raw + "' must be written <requests>/<duration>, for example 60/1m";
+        if (slash <= 0) {
+            throw new IllegalArgumentException(usage);
+        }
+        int permits;
+        Duration window;
+        try {
+            permits = Integer.parseInt(raw.substring(0, slash).strip());
+            window = Durations.parse(raw.substring(slash + 1));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(usage);
+        }
+        if (permits < 1 || permits > 1_000_000) {
+            throw new IllegalArgumentException("requests must be between 1 and 1000000 but was " + permits);
+        }
+        if (window.compareTo(Duration.ofMillis(1)) < 0 || window.compareTo(Duration.ofHours(24)) > 0) {
+            throw new IllegalArgumentException("the window must be between 1ms and 24h but was " + raw.substring(slash + 1).strip());
+        }
+        return new Rate(permits, window);
     }
 
     private URI baseUrl(String key, String value) {

@@ -18,10 +18,11 @@ import java.util.Map;
  * @param apiVersion  the {@code api-version} query parameter (azure-openai only), or null
  * @param deployments model to deployment name (azure-openai only); a model not listed is served by a deployment
  *                    of its own name
+ * @param limits   its local concurrency and rate limits
  */
 public record ConnectionConfig(String name, String provider, URI baseUrl, String apiKey, List<String> models,
                                Map<String, String> headers, HealthPolicy health, List<URI> alternateBaseUrls,
-                               String apiVersion, Map<String, String> deployments) {
+                               String apiVersion, Map<String, String> deployments, ConnectionLimits limits) {
 
     public ConnectionConfig {
         models = List.copyOf(models);

@@ -6,6 +6,7 @@ import dev.baton.FailureKind;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * How a route spends its time and attempts.
@@ -18,17 +19,39 @@ import java.util.Map;
  * @param retryBackoff      the full-jitter base: retry n waits random(0, min(max, base·2ⁿ)) (default 200 ms)
  * @param retryBackoffMax   the full-jitter cap (default 2 s)
  * @param actions           the action for every failure kind
+ * @param degraded          the text answered when no target could serve, or {@code null} for none (default)
  */
 public record RoutePolicy(Duration deadline, Duration attemptTimeout, Duration firstTokenTimeout,
                           Duration streamIdleTimeout, int sameTargetRetries, Duration retryBackoff,
-                          Duration retryBackoffMax, Map<FailureKind, FailureAction> actions) {
+                          Duration retryBackoffMax, Map<FailureKind, FailureAction> actions, String degraded) {
 
     public static final RoutePolicy DEFAULT = new RoutePolicy(Duration.ofSeconds(60), Duration.ofSeconds(30),
             Duration.ofSeconds(10), Duration.ofSeconds(30), 1, Duration.ofMillis(200), Duration.ofSeconds(2),
-            defaultActions());
+            defaultActions(), null);
+
+    /** The longest degraded text. */
+    public static final int MAX_DEGRADED_LENGTH = 4096;
+
+    /** Kinds whose action may be {@code retry}: only failures a second try on the same target can cure. */
+    public static final Set<FailureKind> RETRYABLE_KINDS = Set.of(FailureKind.CONNECTION, FailureKind.SERVER_ERROR,
+            FailureKind.RATE_LIMIT);
 
     public RoutePolicy {
         actions = Map.copyOf(actions);
+    }
+
+    /** This policy with every value {@code override} sets replaced. */
+    public RoutePolicy with(PolicyOverride override) {
+        Map<FailureKind, FailureAction> merged = new EnumMap<>(actions);
+        merged.putAll(override.actions());
+        return new RoutePolicy(or(override.deadline(), deadline), or(override.attemptTimeout(), attemptTimeout),
+                or(override.firstTokenTimeout(), firstTokenTimeout), or(override.streamIdleTimeout(), streamIdleTimeout),
+                or(override.sameTargetRetries(), sameTargetRetries), or(override.retryBackoff(), retryBackoff),
+                or(override.retryBackoffMax(), retryBackoffMax), merged, or(override.degraded(), degraded));
+    }
+
+    private static <T> T or(T value, T otherwise) {
+        return value != null ? value : otherwise;
     }
 
     public FailureAction action(FailureKind kind) {

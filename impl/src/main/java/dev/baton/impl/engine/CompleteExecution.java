@@ -4,6 +4,7 @@ import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.FailureKind;
 import dev.baton.exception.FailoverException;
+import dev.baton.exception.UpstreamFailedException;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.http.Transport;
 import dev.baton.spi.ProviderFailure;
@@ -75,5 +76,15 @@ final class CompleteExecution extends Execution {
     @Override
     void deliverFailure(FailoverException failure) {
         result.completeExceptionally(failure);
+    }
+
+    @Override
+    boolean answersDegraded() {
+        return true;
+    }
+
+    @Override
+    void deliverDegraded(String text, UpstreamFailedException cause) {
+        result.complete(ChatResponse.degraded(text, request.model(), cause));
     }
 }

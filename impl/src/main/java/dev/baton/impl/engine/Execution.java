@@ -4,9 +4,11 @@ import dev.baton.ChatRequest;
 import dev.baton.FailureKind;
 import dev.baton.ServedBy;
 import dev.baton.exception.FailoverException;
+import dev.baton.exception.UpstreamFailedException;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.health.Availability;
 import dev.baton.impl.health.ConnectionHealth;
+import dev.baton.impl.limits.ConnectionGuards;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
 import dev.baton.record.SkippedTarget;
@@ -23,6 +25,7 @@ import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -60,6 +63,7 @@ abstract class Execution {
     private volatile int inFlightRetry;
     private volatile Instant inFlightStarted;
     private volatile long inFlightStartNanos;
+    private volatile CompletableFuture<Void> attemptEnded;
 
     Execution(EngineContext ctx, ChatRequest request, Resolution resolution, String id) {
         this.ctx = ctx;
@@ -85,6 +89,14 @@ abstract class Execution {
 
     abstract void deliverFailure(FailoverException failure);
 
+    /** Whether this mode can answer with the policy's degraded text instead of a final error. */
+    abstract boolean answersDegraded();
+
+    /** Answers with the degraded text; only called when {@link #answersDegraded()}. */
+    void deliverDegraded(String text, UpstreamFailedException cause) {
+        throw new UnsupportedOperationException();
+    }
+
     /**
      * Stops the request for a caller that went away: the attempt in flight is recorded as abandoned
      * (health is not touched: the provider did nothing wrong) and the request as 499. Aborting the
@@ -101,9 +113,10 @@ abstract class Execution {
         Candidate c = inFlight;
         if (c != null) {
             releaseProbe();
+            endAttempt();
             recordAttempt(c, inFlightRetry, inFlightStarted, inFlightStartNanos, null, servedBy != null, true);
         }
-        save(false, 499, "client_closed_request", servedBy, servedBy != null, firstTokenMillis, null);
+        save(false, 499, "client_closed_request", servedBy, servedBy != null, firstTokenMillis, null, false);
     }
 
     final void next() {
@@ -178,13 +191,33 @@ abstract class Execution {
         inFlightStarted = ctx.clock().instant();
         inFlightStartNanos = System.nanoTime();
         inFlight = c;
-        try {
-            runAttempt(c, retry, attemptTimeout());
-        } catch (RuntimeException e) {
-            // An adapter that throws instead of failing its future is a bug; keep the request alive.
-            LOG.log(Level.ERROR, "adapter " + c.target().provider() + " threw", e);
-            attemptFailed(c, retry, ctx.clock().instant(), System.nanoTime(), ProviderFailure.transport(
-                    FailureKind.CONNECTION, "the adapter failed: " + e.getClass().getSimpleName()), false);
+        CompletableFuture<Void> ended = new CompletableFuture<>();
+        attemptEnded = ended;
+        ConnectionGuards.Refusal refused = ctx.guards().tryStart(c.target().connection(), () -> {
+            try {
+                runAttempt(c, retry, attemptTimeout());
+            } catch (RuntimeException e) {
+                // An adapter that throws instead of failing its future is a bug; keep the request alive.
+                LOG.log(Level.ERROR, "adapter " + c.target().provider() + " threw", e);
+                attemptFailed(c, retry, ctx.clock().instant(), System.nanoTime(), ProviderFailure.transport(
+                        FailureKind.CONNECTION, "the adapter failed: " + e.getClass().getSimpleName()), false);
+            }
+        }, ended);
+        if (refused != null) {
+            // Our own limit, not the provider's doing: health is untouched and the chain moves on.
+            releaseProbe();
+            inFlight = null;
+            Instant until = refused.retryAfter() == null ? null : ctx.clock().instant().plus(refused.retryAfter());
+            skip(c, refused.reason(), until, until != null);
+            next();
+        }
+    }
+
+    /** Releases the attempt's place under its connection's local limits. */
+    private void endAttempt() {
+        CompletableFuture<Void> ended = attemptEnded;
+        if (ended != null) {
+            ended.complete(null);
         }
     }
 
@@ -192,6 +225,7 @@ abstract class Execution {
     final void attemptFailed(Candidate c, int retry, Instant started, long startNanos, ProviderFailure f,
                              boolean afterCommit) {
         inFlight = null;
+        endAttempt();
         ctx.health().of(c.target().connection()).failed(f.kind(), f.retryAfter(), c.target().model());
         recordAttempt(c, retry, started, startNanos, f, afterCommit);
         if (finished) {
@@ -236,20 +270,22 @@ abstract class Execution {
     final RequestRecord succeeded(Candidate c, int retry, Instant started, long startNanos, boolean committed,
                                   Long firstTokenMillis, JsonObject usage) {
         inFlight = null;
+        endAttempt();
         ctx.health().of(c.target().connection()).succeeded();
         recordAttempt(c, retry, started, startNanos, null, false);
         finished = true;
-        return save(true, 200, null, servedBy(c), committed, firstTokenMillis, usage);
+        return save(true, 200, null, servedBy(c), committed, firstTokenMillis, usage, false);
     }
 
     /** A stream that failed after its commit point: recorded, never retried. */
     final RequestRecord brokenAfterCommit(Candidate c, int retry, Instant started, long startNanos, ProviderFailure f,
                                           String code, Long firstTokenMillis) {
         inFlight = null;
+        endAttempt();
         ctx.health().of(c.target().connection()).failed(f.kind(), f.retryAfter(), c.target().model());
         recordAttempt(c, retry, started, startNanos, f, true);
         finished = true;
-        return save(false, 200, code, servedBy(c), true, firstTokenMillis, null);
+        return save(false, 200, code, servedBy(c), true, firstTokenMillis, null, false);
     }
 
     boolean finished() {
@@ -301,9 +337,17 @@ abstract class Execution {
         Instant now = ctx.clock().instant();
         FinalError error = FinalError.choose(attempts, skipped, stoppedBy, now);
         String message = ctx.redactor().clean(error.message(attempts, skipped));
-        RequestRecord record = save(false, error.status(), error.code(), null, false, null, null);
-        LOG.log(Level.INFO, "{0}: no target served {1}: {2} {3}", id, request.model(), error.status(), error.code());
-        deliverFailure(error.toException(message, record));
+        String degradedText = resolution.policy().degraded();
+        boolean degrade = degradedText != null && error.degradable() && answersDegraded();
+        RequestRecord record = save(false, error.status(), error.code(), null, false, null, null, degrade);
+        LOG.log(Level.INFO, "{0}: no target served {1}: {2} {3}{4}", id, request.model(), error.status(), error.code(),
+                degrade ? "; answered with the degraded text" : "");
+        UpstreamFailedException failure = error.toException(message, record);
+        if (degrade) {
+            deliverDegraded(degradedText, failure);
+        } else {
+            deliverFailure(failure);
+        }
     }
 
     private void skip(Candidate c, String reason, Instant until, boolean parked) {
@@ -331,12 +375,12 @@ abstract class Execution {
     }
 
     private synchronized RequestRecord save(boolean ok, int status, String code, ServedBy servedBy, boolean committed,
-                                            Long firstTokenMillis, JsonObject usage) {
+                                            Long firstTokenMillis, JsonObject usage, boolean degraded) {
         RequestRecord record = new RequestRecord(id, startedAt, ok, status, code, request.model(),
                 resolution.routeName(), servedBy, attempts,
                 skipped.stream().map(s -> new SkippedTarget(s.target(), s.position(), s.reason())).toList(),
                 request.stream(), committed, firstTokenMillis,
-                Duration.between(startedAt, ctx.clock().instant()).toMillis(), usage);
+                Duration.between(startedAt, ctx.clock().instant()).toMillis(), usage, degraded);
         try {
             ctx.store().save(record);
         } catch (RuntimeException e) {

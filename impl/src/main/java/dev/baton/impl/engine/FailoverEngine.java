@@ -5,9 +5,11 @@ import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.health.HealthRegistry;
+import dev.baton.impl.limits.ConnectionGuards;
 import dev.baton.record.RequestRecord;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.RecordStore;
@@ -58,15 +60,21 @@ public final class FailoverEngine implements AutoCloseable {
         HealthRegistry health = new HealthRegistry(config.connections(), clock, listener);
         this.planner = new Planner(config);
         this.ctx = new EngineContext(config, Map.copyOf(byId), health, new RetryBudget(config.retryBudget(), clock),
+                new ConnectionGuards(config.connections()),
                 store, Redactor.forConnections(config.connections()), clock, timer,
                 () -> ThreadLocalRandom.current().nextLong());
     }
 
     /** Answers a request as a whole. The future fails with a {@link FailoverException}. */
     public CompletableFuture<ChatResponse> complete(ChatRequest request) {
+        return complete(request, PolicyOverride.NONE);
+    }
+
+    /** Like {@link #complete(ChatRequest)}, with a caller's policy over the route's. */
+    public CompletableFuture<ChatResponse> complete(ChatRequest request, PolicyOverride override) {
         Resolution resolution;
         try {
-            resolution = admit(request);
+            resolution = admit(request, override);
         } catch (FailoverException refused) {
             return CompletableFuture.failedFuture(refused);
         }
@@ -75,9 +83,14 @@ public final class FailoverEngine implements AutoCloseable {
 
     /** A cold stream of the answer; refusals and failures arrive through {@code onError}. */
     public Flow.Publisher<ChatChunk> stream(ChatRequest request) {
+        return stream(request, PolicyOverride.NONE);
+    }
+
+    /** Like {@link #stream(ChatRequest)}, with a caller's policy over the route's. */
+    public Flow.Publisher<ChatChunk> stream(ChatRequest request, PolicyOverride override) {
         Resolution resolution;
         try {
-            resolution = admit(request);
+            resolution = admit(request, override);
         } catch (FailoverException refused) {
             return HttpExchange.failed(refused);
         }
@@ -92,8 +105,8 @@ public final class FailoverEngine implements AutoCloseable {
         return ctx.health();
     }
 
-    private Resolution admit(ChatRequest request) {
-        Resolution resolution = planner.admit(request);
+    private Resolution admit(ChatRequest request, PolicyOverride override) {
+        Resolution resolution = planner.admit(request, override);
         ctx.budget().deposit();
         if (request.callerRetryCount() > 0) {
             // A client retrying a request we may already have retried: it spends the same budget.

@@ -107,6 +107,14 @@ record FinalError(int status, String type, String code, Duration retryAfter, boo
         return out.append(tried).append(notTried).toString();
     }
 
+    /**
+     * Whether a degraded answer may stand in for this error: not for a moderation refusal or a
+     * request every provider rejected, which a healthy day would answer the same way.
+     */
+    boolean degradable() {
+        return status != 400 && status != 403;
+    }
+
     UpstreamFailedException toException(String message, RequestRecord record) {
         return UpstreamFailedException.of(message, status, type, code, null, retryAfter, retryable, record);
     }

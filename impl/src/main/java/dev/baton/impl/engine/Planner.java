@@ -4,7 +4,9 @@ import dev.baton.ChatRequest;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConnectionConfig;
+import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.config.RouteConfig;
+import dev.baton.impl.config.RoutePolicy;
 import dev.baton.impl.config.TargetRef;
 import dev.baton.impl.health.Availability;
 import dev.baton.impl.health.HealthRegistry;
@@ -41,11 +43,12 @@ final class Planner {
     }
 
     /**
-     * Validates the request and resolves its model.
+     * Validates the request and resolves its model, with the caller's policy applied over the
+     * route's (or the defaults).
      *
      * @throws RequestRejectedException for a bad body, an unknown model or route, or unknown fallbacks
      */
-    Resolution admit(ChatRequest request) {
+    Resolution admit(ChatRequest request, PolicyOverride override) {
         JsonObject body = request.body();
         if (!(body.get("model") instanceof JsonString model) || model.getString().isBlank()) {
             throw RequestRejectedException.invalidRequest("`model` is required and must be a string", "model");
@@ -81,25 +84,35 @@ final class Planner {
         }
         String name = model.getString();
         RouteConfig route = config.routes().get(name);
+        List<Candidate> chain = new ArrayList<>();
+        List<String> models = new ArrayList<>();
         if (route != null) {
-            List<Candidate> chain = new ArrayList<>();
             for (TargetRef ref : route.targets()) {
                 chain.add(new Candidate(targets.get(ref), chain.size(), groupOf(chain, ref.model())));
+                models.add(ref.model());
             }
-            return new Resolution(name, route.policy(), chain);
-        }
-        if (config.servingModel(name).isEmpty()) {
+        } else if (config.servingModel(name).isEmpty()) {
             throw RequestRejectedException.unknownModel(name);
         }
-        List<Candidate> chain = new ArrayList<>();
-        List<String> models = new ArrayList<>(List.of(name));
-        fallbacks.stream().filter(f -> !models.contains(f)).forEach(models::add);
-        for (int group = 0; group < models.size(); group++) {
-            for (ConnectionConfig c : config.servingModel(models.get(group))) {
-                chain.add(new Candidate(targets.get(new TargetRef(c.name(), models.get(group))), chain.size(), group));
-            }
+        // A route's targets are its whole chain; the caller's fallbacks apply to a named model only.
+        List<String> extra = new ArrayList<>(route == null ? List.of(name) : List.of());
+        if (route == null) {
+            extra.addAll(fallbacks);
         }
-        return new Resolution(null, config.defaults(), chain);
+        extra.addAll(override.fallbacks());
+        int group = chain.stream().mapToInt(Candidate::group).max().orElse(-1) + 1;
+        for (String m : extra) {
+            if (models.contains(m)) {
+                continue;
+            }
+            models.add(m);
+            for (ConnectionConfig c : config.servingModel(m)) {
+                chain.add(new Candidate(targets.get(new TargetRef(c.name(), m)), chain.size(), group));
+            }
+            group++;
+        }
+        RoutePolicy base = route != null ? route.policy() : config.defaults();
+        return new Resolution(route != null ? name : null, base.with(override), chain);
     }
 
     private static int groupOf(List<Candidate> chain, String model) {

@@ -103,6 +103,12 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
         adapter(c).stream(c.target(), request.body(), beforeCommit).subscribe(attempt);
     }
 
+    /** A stream's caller already handles an error event; a made-up stream would pass for a model's. */
+    @Override
+    boolean answersDegraded() {
+        return false;
+    }
+
     @Override
     void deliverFailure(FailoverException failure) {
         terminalError = failure;

@@ -1,0 +1,16 @@
+package dev.baton.exception;
+
+import dev.baton.record.RequestRecord;
+
+/**
+ * The providers refused the request in a way that sending it again will not change: a moderation
+ * refusal, a body every provider rejected as invalid, a spend limit, no configured target able to
+ * serve it. The type to name in {@code @Retry(abortOn = ...)}.
+ */
+public final class UpstreamRefusedException extends UpstreamFailedException {
+
+    UpstreamRefusedException(String message, int status, String type, String code, String param,
+                             RequestRecord record) {
+        super(message, status, type, code, param, null, false, record);
+    }
+}
