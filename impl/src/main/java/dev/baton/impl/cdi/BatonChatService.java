@@ -6,6 +6,7 @@ import dev.baton.ChatResponse;
 import dev.baton.FailoverChatService;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.engine.Redactor;
 import dev.baton.impl.health.LoggingHealthListener;
@@ -17,6 +18,7 @@ import dev.baton.record.RequestRecord;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
 
 import java.net.http.HttpClient;
@@ -30,8 +32,13 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
 
-/** The {@link FailoverChatService} bean: one engine per application. */
+/**
+ * The one engine of the application. Applications inject {@link FailoverChatService}, which
+ * {@link ChatServiceProducer} binds to the injection point's route and policy; this bean's own
+ * methods apply the configured policies only (the endpoint uses them).
+ */
 @ApplicationScoped
+@Typed(BatonChatService.class)
 public class BatonChatService implements FailoverChatService {
 
     static final Set<String> PROVIDERS = Set.of(OpenAiAdapter.ID, AnthropicAdapter.ID, AzureOpenAiAdapter.ID);
@@ -62,8 +69,12 @@ public class BatonChatService implements FailoverChatService {
 
     @Override
     public ChatResponse complete(ChatRequest request) {
+        return complete(request, PolicyOverride.NONE);
+    }
+
+    ChatResponse complete(ChatRequest request, PolicyOverride policy) {
         try {
-            return engine.complete(request).get();
+            return engine.complete(request, policy).get();
         } catch (ExecutionException e) {
             throw rethrow(e.getCause());
         } catch (InterruptedException e) {

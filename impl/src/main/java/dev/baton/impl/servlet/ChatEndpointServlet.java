@@ -5,6 +5,7 @@ import dev.baton.ChatRequest;
 import dev.baton.FailoverChatService;
 import dev.baton.exception.FailoverException;
 import dev.baton.exception.RequestRejectedException;
+import dev.baton.impl.cdi.BatonChatService;
 import dev.baton.impl.cdi.BatonExtension;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConnectionConfig;
@@ -51,7 +52,7 @@ public class ChatEndpointServlet extends HttpServlet {
 
     @Override
     public void init() {
-        chat = CDI.current().select(FailoverChatService.class).get();
+        chat = CDI.current().select(BatonChatService.class).get();
         config = CDI.current().select(BatonExtension.class).get().config();
         maxBodyBytes = Integer.parseInt(getInitParameter("max-body-bytes"));
         allowedModels = Arrays.stream(getInitParameter("allowed-models").split(",")).filter(m -> !m.isBlank())

@@ -30,11 +30,17 @@ final class Responses {
         }
     }
 
+    /** A served answer's headers; a degraded one has {@code x-baton-degraded: true} instead of served-by headers. */
     static void success(HttpServletResponse resp, ChatResponse answer) {
         resp.setStatus(200);
         resp.setContentType("application/json");
         resp.setCharacterEncoding("UTF-8");
-        servedBy(resp, answer.servedBy(), answer.requestId());
+        if (answer.degraded()) {
+            resp.setHeader("x-request-id", answer.requestId());
+            resp.setHeader("x-baton-degraded", "true");
+        } else {
+            servedBy(resp, answer.servedBy(), answer.requestId());
+        }
     }
 
     /**

@@ -28,7 +28,6 @@ import java.util.Set;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -75,11 +74,12 @@ class BatonCdiTest {
             assertEquals(1, sim.account("sim").requestCount());
 
             BeanManager beans = container.getBeanManager();
+            Bean<?> engineBean = beans.resolve(beans.getBeans(BatonChatService.class));
+            assertEquals(ApplicationScoped.class, engineBean.getScope(), "one engine per application");
             Bean<?> bean = beans.resolve(beans.getBeans(FailoverChatService.class));
-            assertEquals(ApplicationScoped.class, bean.getScope());
-            assertEquals(BatonChatService.class, bean.getBeanClass());
-            BatonChatService again = container.select(BatonChatService.class).get();
-            assertSame(((BatonChatService) service).engine(), again.engine(), "one engine per application");
+            assertEquals(ChatServiceProducer.class, bean.getBeanClass(), "bound per injection point");
+            FailoverChatService other = container.select(FailoverChatService.class).get();
+            assertTrue(other.findRecord(response.requestId()).isPresent(), "both views share the engine's records");
         }
     }
 
@@ -128,16 +128,17 @@ class BatonCdiTest {
         assertFalse(message.contains("cdi-secret"), message);
     }
 
-    private static Weld weld() {
+    static Weld weld(Class<?>... applicationBeans) {
         return new Weld()
                 .disableDiscovery()
                 .addExtension(new BatonExtension())
-                .addBeanClass(BatonChatService.class);
+                .addBeanClasses(BatonChatService.class, ChatServiceProducer.class, FailoverPolicyInterceptor.class)
+                .addBeanClasses(applicationBeans);
     }
 
     /** Boots Weld, expects it to refuse, and returns every message along the cause and suppressed chains. */
-    private static String deploymentFailure() {
-        Weld weld = weld();
+    static String deploymentFailure(Class<?>... applicationBeans) {
+        Weld weld = weld(applicationBeans);
         try (WeldContainer ignored = weld.initialize()) {
             fail("the deployment should have failed");
         } catch (RuntimeException e) {
@@ -168,7 +169,7 @@ class BatonCdiTest {
         properties.add(key);
     }
 
-    private static void releaseConfig() {
+    static void releaseConfig() {
         ConfigProviderResolver.instance().releaseConfig(ConfigProvider.getConfig());
     }
 }

@@ -1,0 +1,90 @@
+package dev.baton.impl.cdi;
+
+import dev.baton.ChatChunk;
+import dev.baton.ChatRequest;
+import dev.baton.ChatResponse;
+import dev.baton.FailoverChatService;
+import dev.baton.exception.RequestRejectedException;
+import dev.baton.impl.config.PolicyOverride;
+import dev.baton.record.RequestRecord;
+import jakarta.json.Json;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
+
+/**
+ * The {@link FailoverChatService} an application injects: the shared engine, bound to the
+ * injection point's route and policy. A business method's {@code @FailoverPolicy}, when one is
+ * running, replaces the injection point's.
+ */
+final class BoundChatService implements FailoverChatService {
+
+    private final BatonChatService service;
+    private final String route;
+    private final PolicyOverride policy;
+    private final String site;
+
+    /**
+     * @param route  the {@code @Route}, or {@code null}
+     * @param policy the injection point's policy
+     * @param site   where it was injected, for messages
+     */
+    BoundChatService(BatonChatService service, String route, PolicyOverride policy, String site) {
+        this.service = service;
+        this.route = route;
+        this.policy = Objects.requireNonNull(policy);
+        this.site = site;
+    }
+
+    @Override
+    public ChatResponse complete(ChatRequest request) {
+        TransactionCheck.warnIfActive(site);
+        return service.complete(bind(request), policy());
+    }
+
+    @Override
+    public CompletionStage<ChatResponse> completeAsync(ChatRequest request) {
+        try {
+            return service.engine().complete(bind(request), policy());
+        } catch (RequestRejectedException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public Flow.Publisher<ChatChunk> stream(ChatRequest request) {
+        return service.engine().stream(bind(request), policy());
+    }
+
+    @Override
+    public Optional<RequestRecord> findRecord(String requestId) {
+        return service.findRecord(requestId);
+    }
+
+    private PolicyOverride policy() {
+        PolicyOverride method = PolicyScope.current();
+        return method != null ? method : policy;
+    }
+
+    /** Sends the request to the bound route; a request naming anything else is a programming error. */
+    private ChatRequest bind(ChatRequest request) {
+        if (route == null) {
+            return request;
+        }
+        String model = request.model();
+        if (model != null && !model.equals(route)) {
+            throw RequestRejectedException.invalidRequest("this FailoverChatService is bound to the route `" + route
+                    + "` (@Route at " + site + ") but the request names `" + model + "`; leave model out", "model");
+        }
+        return model != null ? request
+                : request.withBody(Json.createObjectBuilder(request.body()).add("model", route).build());
+    }
+
+    @Override
+    public String toString() {
+        return "FailoverChatService[route=" + route + ", policy=" + policy.origin() + "]";
+    }
+}

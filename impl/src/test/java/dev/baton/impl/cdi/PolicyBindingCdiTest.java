@@ -1,0 +1,253 @@
+package dev.baton.impl.cdi;
+
+import dev.baton.ChatRequest;
+import dev.baton.ChatResponse;
+import dev.baton.FailoverChatService;
+import dev.baton.FailoverPolicy;
+import dev.baton.FailureAction;
+import dev.baton.Route;
+import dev.baton.exception.RequestRejectedException;
+import dev.baton.exception.UpstreamUnavailableException;
+import dev.baton.testkit.Behavior;
+import dev.baton.testkit.ProviderSimulatorExtension;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.weld.environment.se.WeldContainer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.baton.impl.cdi.BatonCdiTest.deploymentFailure;
+import static dev.baton.impl.cdi.BatonCdiTest.weld;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code @Route} and {@code @FailoverPolicy} bound by the CDI extension under Weld SE, against the simulator. */
+class PolicyBindingCdiTest {
+
+    @RegisterExtension
+    static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
+
+    private final List<String> properties = new ArrayList<>();
+
+    @ApplicationScoped
+    public static class Drafts {
+        @Inject
+        @Route("drafts")
+        FailoverChatService drafts;
+
+        @Inject
+        @Route("drafts")
+        @FailoverPolicy(sameTargetRetries = 0)
+        FailoverChatService noRetries;
+
+        // Fields are read through methods: the test holds a client proxy, whose own fields are empty.
+        public FailoverChatService drafts() {
+            return drafts;
+        }
+
+        public FailoverChatService noRetries() {
+            return noRetries;
+        }
+
+        public ChatResponse draft(String text) {
+            return drafts.complete(ChatRequest.builder().message("user", text).build());
+        }
+
+        @FailoverPolicy(degraded = "Drafting is temporarily unavailable.")
+        public ChatResponse draftOrDegrade(String text) {
+            return drafts.complete(ChatRequest.builder().message("user", text).build());
+        }
+    }
+
+    @ApplicationScoped
+    @FailoverPolicy(onServerError = FailureAction.STOP)
+    public static class Strict {
+        @Inject
+        FailoverChatService chat;
+
+        public ChatResponse ask(String model) {
+            return chat.complete(ChatRequest.of(model, "hi"));
+        }
+    }
+
+    @ApplicationScoped
+    public static class BadDeadline {
+        @Inject
+        @FailoverPolicy(deadline = "0s")
+        FailoverChatService chat;
+    }
+
+    @ApplicationScoped
+    public static class BadAction {
+        @FailoverPolicy(onTimeout = FailureAction.RETRY, fallbacks = "no-such-model")
+        public void call() {
+        }
+    }
+
+    @ApplicationScoped
+    public static class UnknownRoute {
+        @Inject
+        @Route("nowhere")
+        FailoverChatService chat;
+    }
+
+    @BeforeEach
+    void configure() {
+        BatonCdiTest.releaseConfig();
+        for (String name : List.of("a", "b")) {
+            set("baton.connections." + name + ".provider", "openai");
+            set("baton.connections." + name + ".base-url", sim.baseUrl(name));
+            set("baton.connections." + name + ".models", "m");
+        }
+        set("baton.routes.drafts.targets", "a/m,b/m");
+        set("baton.defaults.retry-backoff", "1ms");
+    }
+
+    @AfterEach
+    void clearConfig() {
+        properties.forEach(System::clearProperty);
+        properties.clear();
+        BatonCdiTest.releaseConfig();
+    }
+
+    @Test
+    void aRouteQualifierSendsEveryRequestToItsRoute() {
+        try (WeldContainer container = weld(Drafts.class).initialize()) {
+            Drafts drafts = container.select(Drafts.class).get();
+
+            ChatResponse answer = drafts.draft("hi");
+
+            assertEquals("drafts", answer.servedBy().routeName());
+            assertEquals(1, sim.account("a").requestCount());
+            RequestRejectedException wrong = assertThrows(RequestRejectedException.class,
+                    () -> drafts.drafts().complete(ChatRequest.of("m", "hi")));
+            assertTrue(wrong.getMessage().contains("bound to the route `drafts`"), wrong.getMessage());
+        }
+    }
+
+    @Test
+    void anInjectionPointPolicyChangesHowItsCallsAreRetried() {
+        sim.account("a").setDefault(Behavior.serverError());
+        try (WeldContainer container = weld(Drafts.class).initialize()) {
+            Drafts drafts = container.select(Drafts.class).get();
+
+            drafts.draft("hi");
+            assertEquals(2, sim.account("a").requestCount(), "the route's one retry");
+
+            sim.account("a").reset().setDefault(Behavior.serverError());
+            drafts.noRetries().complete(ChatRequest.builder().message("user", "hi").build());
+            assertEquals(1, sim.account("a").requestCount(), "sameTargetRetries = 0 at the injection point");
+        }
+    }
+
+    @Test
+    void aMethodPolicyAnswersDegradedWhenNoTargetCanServe() {
+        sim.account("a").setDefault(Behavior.serverError());
+        sim.account("b").setDefault(Behavior.serverError());
+        try (WeldContainer container = weld(Drafts.class).initialize()) {
+            Drafts drafts = container.select(Drafts.class).get();
+
+            ChatResponse degraded = drafts.draftOrDegrade("hi");
+
+            assertTrue(degraded.degraded());
+            assertNull(degraded.servedBy());
+            assertEquals("Drafting is temporarily unavailable.", degraded.content());
+            assertEquals(502, degraded.degradedBecause().httpStatus());
+            assertEquals("degraded", drafts.drafts().findRecord(degraded.requestId()).orElseThrow().status());
+            assertThrows(UpstreamUnavailableException.class, () -> drafts.draft("hi"),
+                    "outside the annotated method the route has no degraded answer");
+        }
+    }
+
+    @Test
+    void configOverridesTheAnnotationNarrowestKeyFirst() {
+        sim.account("a").setDefault(Behavior.serverError());
+        sim.account("b").setDefault(Behavior.serverError());
+        String drafts = Drafts.class.getName();
+        set("FailoverPolicy/degraded", "global");
+        set(drafts + "/FailoverPolicy/degraded", "class");
+        set(drafts + "/draftOrDegrade/FailoverPolicy/degraded", "method");
+        try (WeldContainer container = weld(Drafts.class).initialize()) {
+            assertEquals("method", container.select(Drafts.class).get().draftOrDegrade("hi").content());
+        }
+        clear(drafts + "/draftOrDegrade/FailoverPolicy/degraded");
+        try (WeldContainer container = weld(Drafts.class).initialize()) {
+            assertEquals("class", container.select(Drafts.class).get().draftOrDegrade("hi").content());
+        }
+        clear(drafts + "/FailoverPolicy/degraded");
+        try (WeldContainer container = weld(Drafts.class).initialize()) {
+            assertEquals("global", container.select(Drafts.class).get().draftOrDegrade("hi").content());
+        }
+    }
+
+    @Test
+    void theGlobalSwitchTurnsThePoliciesOff() {
+        sim.account("a").setDefault(Behavior.serverError());
+        sim.account("b").setDefault(Behavior.serverError());
+        set("FailoverPolicy/enabled", "false");
+        try (WeldContainer container = weld(Drafts.class).initialize()) {
+            Drafts drafts = container.select(Drafts.class).get();
+            assertThrows(UpstreamUnavailableException.class, () -> drafts.draftOrDegrade("hi"));
+            sim.account("a").reset().setDefault(Behavior.serverError());
+            assertThrows(UpstreamUnavailableException.class,
+                    () -> drafts.noRetries().complete(ChatRequest.builder().message("user", "hi").build()));
+            assertEquals(2, sim.account("a").requestCount(), "the route's retry is back");
+        }
+    }
+
+    @Test
+    void aClassPolicyCoversEveryBusinessMethod() {
+        sim.account("a").setDefault(Behavior.serverError());
+        try (WeldContainer container = weld(Strict.class).initialize()) {
+            UpstreamUnavailableException e = assertThrows(UpstreamUnavailableException.class,
+                    () -> container.select(Strict.class).get().ask("m"));
+            assertEquals(1, sim.account("a").requestCount());
+            assertEquals(0, sim.account("b").requestCount(), "stop: b is never asked");
+            assertEquals(502, e.httpStatus());
+        }
+    }
+
+    @Test
+    void anInvalidAnnotationValueFailsTheDeploymentNamingIt() {
+        String message = deploymentFailure(BadDeadline.class);
+        assertTrue(message.contains("@FailoverPolicy on " + BadDeadline.class.getName() + ".chat, member deadline: "
+                + "must be between 1ms and 3600s but was 0s"), message);
+    }
+
+    @Test
+    void anInvalidConfigValueFailsTheDeploymentNamingTheKey() {
+        set(Drafts.class.getName() + "/noRetries/FailoverPolicy/sameTargetRetries", "9");
+        String message = deploymentFailure(Drafts.class);
+        assertTrue(message.contains(Drafts.class.getName() + "/noRetries/FailoverPolicy/sameTargetRetries "
+                + "(from SysPropConfigSource): must be between 0 and 3 but was 9"), message);
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnce() {
+        String message = deploymentFailure(BadAction.class, UnknownRoute.class);
+        assertTrue(message.contains("member onTimeout: retry is not allowed"), message);
+        assertTrue(message.contains("member fallbacks: 'no-such-model' is not a model any configured connection serves"),
+                message);
+        assertTrue(message.contains("@Route(\"nowhere\") at " + UnknownRoute.class.getName() + ".chat: no such route"),
+                message);
+        assertFalse(message.contains("Drafts"), message);
+    }
+
+    private void set(String key, String value) {
+        System.setProperty(key, value);
+        properties.add(key);
+    }
+
+    private void clear(String key) {
+        System.clearProperty(key);
+        BatonCdiTest.releaseConfig();
+    }
+}
