@@ -7,11 +7,8 @@ import dev.baton.record.RequestRecord;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulator;
 
-import jakarta.enterprise.inject.spi.CDI;
+import dev.baton.sample.DraftsBean;
 import jakarta.inject.Inject;
-
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
@@ -24,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Inside the server: Baton's {@link FailoverChatService} injected into this test and into the sample's stateless EJB
- * {@code dev.baton.sample.DraftsBean}, both called for real. The provider simulator runs in the server JVM here (the
+ * {@link DraftsBean}, both called for real. The provider simulator runs in the server JVM here (the
  * sample WAR bundles baton-testkit), started and closed by each test, so no lifecycle method is needed on either
  * side of the Arquillian protocol.
  */
@@ -34,29 +31,13 @@ class FailoverChatServiceIT {
     @Inject
     FailoverChatService chat;
 
+    @Inject
+    DraftsBean ejb;
+
     @Deployment
     static WebArchive deployment() {
         return Deployments.sample("baton-it-incontainer.war")
                 .addClasses(FailoverChatServiceIT.class, Deployments.class, Ports.class);
-    }
-
-    /**
-     * {@code DraftsBean.draft(topic)} through the EJB container. The bean class lives only in the WAR, so it is
-     * looked up by name; CDI hands out the EJB's own reference for a session bean.
-     */
-    private static String draftThroughTheEjb(String topic) throws ReflectiveOperationException {
-        Class<?> type = Class.forName("dev.baton.sample.DraftsBean", true,
-                Thread.currentThread().getContextClassLoader());
-        Object bean = CDI.current().select(type).get();
-        Method draft = type.getMethod("draft", String.class);
-        try {
-            return (String) draft.invoke(bean, topic);
-        } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw e;
-        }
     }
 
     @Test
@@ -78,7 +59,7 @@ class FailoverChatServiceIT {
         try (ProviderSimulator simulator = ProviderSimulator.start(Ports.simulator())) {
             simulator.account("primary").setDefault(Behavior.overloaded());
 
-            String draft = draftThroughTheEjb("a refund for a duplicate charge");
+            String draft = ejb.draft("a refund for a duplicate charge");
 
             assertEquals("Hello from standby.", draft);
             assertEquals(1, simulator.account("standby").requestCount());

@@ -2,37 +2,46 @@ package dev.baton.sample;
 
 import dev.baton.ChatResponse;
 import dev.baton.FailoverChatService;
+import dev.baton.Route;
 import jakarta.ejb.Asynchronous;
 import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+
 import java.util.concurrent.Future;
 
 /**
- * The same drafts from a stateless EJB: Baton's service injects into EJBs like into any CDI bean.
+ * The same drafts from a stateless EJB. Baton's exceptions are application exceptions, so they
+ * reach the caller as thrown (not wrapped in {@code EJBException}); from the asynchronous methods
+ * they arrive as the cause of an {@code ExecutionException}.
  *
- * <p>A {@code FailoverException} is a runtime exception, so a blocking call sees it wrapped in an
- * {@code EJBException}; from the asynchronous methods it arrives as the cause of an {@code ExecutionException}.
+ * <p>{@code NOT_SUPPORTED}: no transaction is held open while Baton waits and fails over. With the
+ * default ({@code REQUIRED}) a blocking call would keep the transaction, and any locks it holds,
+ * for up to the route's deadline.
  */
 @Stateless
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class DraftsBean {
 
     @Inject
-    FailoverChatService chat;
+    @Route("demo")
+    FailoverChatService drafts;
 
     /** Blocking: the draft text. */
     public String draft(String topic) {
-        return chat.complete(DraftService.request(topic)).content();
+        return drafts.complete(DraftService.request(topic)).content();
     }
 
-    /** Asynchronous: the draft text; the container returns at once and Baton works without holding a thread. */
+    /** Asynchronous: the container returns at once, and Baton works without holding the EJB thread. */
     @Asynchronous
     public Future<String> draftAsync(String topic) {
-        return chat.completeAsync(DraftService.request(topic)).thenApply(ChatResponse::content).toCompletableFuture();
+        return drafts.completeAsync(DraftService.request(topic)).thenApply(ChatResponse::content).toCompletableFuture();
     }
 
     /** Asynchronous, with the whole response (what served it, the request id). */
     @Asynchronous
     public Future<ChatResponse> replyAsync(String topic) {
-        return chat.completeAsync(DraftService.request(topic)).toCompletableFuture();
+        return drafts.completeAsync(DraftService.request(topic)).toCompletableFuture();
     }
 }

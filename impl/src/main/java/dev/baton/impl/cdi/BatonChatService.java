@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -73,11 +74,13 @@ public class BatonChatService implements FailoverChatService {
     }
 
     ChatResponse complete(ChatRequest request, PolicyOverride policy) {
+        CompletableFuture<ChatResponse> answer = engine.complete(request, policy);
         try {
-            return engine.complete(request, policy).get();
+            return answer.get();
         } catch (ExecutionException e) {
             throw rethrow(e.getCause());
         } catch (InterruptedException e) {
+            answer.cancel(true); // e.g. a MicroProfile @Timeout around the call: stop the attempt in flight too
             Thread.currentThread().interrupt();
             throw new CompletionException("interrupted while waiting for " + request.model(), e);
         }
