@@ -2,6 +2,7 @@ package dev.baton.spi;
 
 import dev.baton.record.RequestRecord;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -14,4 +15,7 @@ public interface RecordStore {
     void save(RequestRecord record);
 
     Optional<RequestRecord> find(String id);
+
+    /** The records {@code query} asks for, newest first. */
+    List<RequestRecord> search(RecordQuery query);
 }

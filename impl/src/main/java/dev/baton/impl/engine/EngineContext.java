@@ -14,5 +14,5 @@ import java.util.random.RandomGenerator;
 /** What every execution shares: configuration, health, budget, adapters, clock, timer. Immutable. */
 record EngineContext(BatonConfig config, Map<String, ProviderAdapter> adapters, HealthRegistry health,
                      RetryBudget budget, ConnectionGuards guards, RecordStore store, Redactor redactor, InstantSource clock,
-                     ScheduledExecutorService timer, RandomGenerator random) {
+                     ScheduledExecutorService timer, RandomGenerator random, EngineObserver observer) {
 }

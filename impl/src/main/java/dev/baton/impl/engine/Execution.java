@@ -64,6 +64,8 @@ abstract class Execution {
     private volatile Instant inFlightStarted;
     private volatile long inFlightStartNanos;
     private volatile CompletableFuture<Void> attemptEnded;
+    /** What the observer returned at admission, handed back when the request ends. */
+    private final Object admission;
 
     Execution(EngineContext ctx, ChatRequest request, Resolution resolution, String id) {
         this.ctx = ctx;
@@ -77,6 +79,7 @@ abstract class Execution {
         Planner.Plan plan = Planner.plan(resolution.candidates(), request.body(), ctx.config(), ctx.health());
         this.queue = new ArrayDeque<>(plan.order());
         this.skipped.addAll(plan.skipped());
+        this.admission = observe(() -> ctx.observer().admitted(id, request));
     }
 
     /** Runs one attempt; must end in exactly one call of {@link #attemptFailed} or the mode's success path. */
@@ -248,6 +251,10 @@ abstract class Execution {
                     later(decision.delay(), () -> retry(c, retry + 1));
                 } else {
                     LOG.log(Level.DEBUG, "{0}: retry budget spent, failing over instead of retrying {1}", id, c.name());
+                    observe(() -> {
+                        ctx.observer().retryRefused(id, c.target().connection());
+                        return null;
+                    });
                     next();
                 }
             }
@@ -386,7 +393,21 @@ abstract class Execution {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, id + ": the record store failed; the record is lost", e);
         }
+        observe(() -> {
+            ctx.observer().finished(record, admission);
+            return null;
+        });
         return record;
+    }
+
+    /** Runs an observer callback; an observer's bug never fails a request. */
+    private <T> T observe(java.util.function.Supplier<T> callback) {
+        try {
+            return callback.get();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, id + ": an engine observer failed", e);
+            return null;
+        }
     }
 
     static Duration min(Duration a, Duration b) {

@@ -44,6 +44,11 @@ public final class FailoverEngine implements AutoCloseable {
 
     public FailoverEngine(BatonConfig config, List<ProviderAdapter> adapters, RecordStore store, InstantSource clock,
                           HealthListener listener) {
+        this(config, adapters, store, clock, listener, EngineObserver.NONE);
+    }
+
+    public FailoverEngine(BatonConfig config, List<ProviderAdapter> adapters, RecordStore store, InstantSource clock,
+                          HealthListener listener, EngineObserver observer) {
         Map<String, ProviderAdapter> byId = new HashMap<>();
         for (ProviderAdapter adapter : adapters) {
             if (byId.putIfAbsent(adapter.id(), adapter) != null) {
@@ -62,7 +67,7 @@ public final class FailoverEngine implements AutoCloseable {
         this.ctx = new EngineContext(config, Map.copyOf(byId), health, new RetryBudget(config.retryBudget(), clock),
                 new ConnectionGuards(config.connections()),
                 store, Redactor.forConnections(config.connections()), clock, timer,
-                () -> ThreadLocalRandom.current().nextLong());
+                () -> ThreadLocalRandom.current().nextLong(), observer);
     }
 
     /** Answers a request as a whole. The future fails with a {@link FailoverException}. */

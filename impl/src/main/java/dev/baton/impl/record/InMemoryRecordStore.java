@@ -1,9 +1,13 @@
 package dev.baton.impl.record;
 
 import dev.baton.record.RequestRecord;
+import dev.baton.spi.RecordQuery;
 import dev.baton.spi.RecordStore;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -29,6 +33,18 @@ public final class InMemoryRecordStore implements RecordStore {
     @Override
     public synchronized Optional<RequestRecord> find(String id) {
         return Optional.ofNullable(records.get(id));
+    }
+
+    @Override
+    public synchronized List<RequestRecord> search(RecordQuery query) {
+        List<RequestRecord> found = new ArrayList<>();
+        for (RequestRecord r : records.values()) {
+            if (query.matches(r)) {
+                found.add(r);
+            }
+        }
+        found.sort(Comparator.comparing(RequestRecord::startedAt).reversed());
+        return List.copyOf(found.subList(0, Math.min(found.size(), query.limit())));
     }
 
     public synchronized int size() {

@@ -1,0 +1,41 @@
+package dev.baton.spi;
+
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Which records to list: those started in {@code [from, to)}, optionally only those with an
+ * attempt on {@code connection} and only those with {@code outcome}, newest first, at most
+ * {@code limit}.
+ *
+ * @param from       inclusive start, or {@code null} for no lower bound
+ * @param to         exclusive end, or {@code null} for no upper bound
+ * @param connection a connection name that must appear in the attempts, or {@code null}
+ * @param outcome    {@code ok}, {@code degraded} or {@code error} ({@link dev.baton.record.RequestRecord#status()}), or {@code null}
+ * @param limit      1–{@value #MAX_LIMIT}
+ */
+public record RecordQuery(Instant from, Instant to, String connection, String outcome, int limit) {
+
+    public static final int MAX_LIMIT = 1000;
+
+    public RecordQuery {
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw new IllegalArgumentException("limit must be between 1 and " + MAX_LIMIT + " but was " + limit);
+        }
+        if (outcome != null && !(outcome.equals("ok") || outcome.equals("degraded") || outcome.equals("error"))) {
+            throw new IllegalArgumentException("outcome must be ok, degraded or error but was " + outcome);
+        }
+        if (from != null && to != null && !from.isBefore(to)) {
+            throw new IllegalArgumentException("from must be before to");
+        }
+    }
+
+    /** Whether {@code record} is one this query asks for (ignoring the limit). */
+    public boolean matches(dev.baton.record.RequestRecord record) {
+        Objects.requireNonNull(record);
+        return (from == null || !record.startedAt().isBefore(from))
+                && (to == null || record.startedAt().isBefore(to))
+                && (outcome == null || outcome.equals(record.status()))
+                && (connection == null || record.attempts().stream().anyMatch(a -> connection.equals(a.connection())));
+    }
+}

@@ -1,0 +1,65 @@
+package dev.baton.impl.engine;
+
+import dev.baton.ChatRequest;
+import dev.baton.record.RequestRecord;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Watches requests go through the engine, for telemetry and operators' statistics. Everything
+ * about a request is in its {@link RequestRecord}, so most observers only need {@link #finished}.
+ * Methods must be fast and must not throw; the engine logs and ignores a throw.
+ */
+public interface EngineObserver {
+
+    EngineObserver NONE = new EngineObserver() {
+    };
+
+    /**
+     * On the caller's thread, when a request is admitted (before any attempt). Whatever it returns
+     * is handed back to {@link #finished}, e.g. the caller's tracing context.
+     */
+    default Object admitted(String requestId, ChatRequest request) {
+        return null;
+    }
+
+    /** Once per admitted request, after its record was saved. */
+    default void finished(RequestRecord record, Object admission) {
+    }
+
+    /** The retry budget refused a same-target retry; the request failed over instead. */
+    default void retryRefused(String requestId, String connection) {
+    }
+
+    /** All of {@code observers}, in order; each one's {@link #admitted} result goes back to it. */
+    static EngineObserver of(List<EngineObserver> observers) {
+        List<EngineObserver> all = List.copyOf(observers);
+        if (all.size() == 1) {
+            return all.get(0);
+        }
+        return new EngineObserver() {
+            @Override
+            public Object admitted(String requestId, ChatRequest request) {
+                List<Object> states = new ArrayList<>(all.size());
+                for (EngineObserver o : all) {
+                    states.add(o.admitted(requestId, request));
+                }
+                return states;
+            }
+
+            @Override
+            public void finished(RequestRecord record, Object admission) {
+                List<?> states = (List<?>) admission;
+                for (int i = 0; i < all.size(); i++) {
+                    all.get(i).finished(record, states.get(i));
+                }
+            }
+
+            @Override
+            public void retryRefused(String requestId, String connection) {
+                all.forEach(o -> o.retryRefused(requestId, connection));
+            }
+        };
+    }
+}
