@@ -9,7 +9,9 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.engine.Redactor;
+import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.LoggingHealthListener;
+import dev.baton.impl.telemetry.Telemetry;
 import dev.baton.impl.anthropic.AnthropicAdapter;
 import dev.baton.impl.azure.AzureOpenAiAdapter;
 import dev.baton.impl.openai.OpenAiAdapter;
@@ -57,10 +59,13 @@ public class BatonChatService implements FailoverChatService {
                 .connectTimeout(Duration.ofSeconds(10))
                 .build();
         Redactor redactor = Redactor.forConnections(config.connections());
+        Telemetry telemetry = Telemetry.fromServer();
         engine = new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor),
                 new AnthropicAdapter(client, config.maxResponseBytes(), redactor),
                 new AzureOpenAiAdapter(client, config.maxResponseBytes(), redactor)),
-                new InMemoryRecordStore(config.recordCapacity()), Clock.systemUTC(), new LoggingHealthListener());
+                new InMemoryRecordStore(config.recordCapacity()), Clock.systemUTC(),
+                HealthListener.both(new LoggingHealthListener(), telemetry.healthListener()), telemetry.observer());
+        telemetry.watch(engine.health());
     }
 
     @PreDestroy

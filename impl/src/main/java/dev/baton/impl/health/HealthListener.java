@@ -16,4 +16,27 @@ public interface HealthListener {
 
     default void restored(String connection) {
     }
+
+    /** Tells {@code first}, then {@code second}. */
+    static HealthListener both(HealthListener first, HealthListener second) {
+        return new HealthListener() {
+            @Override
+            public void ejected(String connection, Duration coolOff, String cause) {
+                first.ejected(connection, coolOff, cause);
+                second.ejected(connection, coolOff, cause);
+            }
+
+            @Override
+            public void parked(String connection, Instant until, String cause) {
+                first.parked(connection, until, cause);
+                second.parked(connection, until, cause);
+            }
+
+            @Override
+            public void restored(String connection) {
+                first.restored(connection);
+                second.restored(connection);
+            }
+        };
+    }
 }

@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** Builds a real engine over loopback HTTP against the simulator, and calls it in either mode. */
-final class EngineFixture {
+public final class EngineFixture {
 
     static final String KEY_PREFIX = "sk-test-secret-";
 
@@ -40,7 +40,7 @@ final class EngineFixture {
     }
 
     /** Properties for connections named after simulator accounts, each serving {@code models}. */
-    static Map<String, String> connections(ProviderSimulator sim, String models, String... accounts) {
+    public static Map<String, String> connections(ProviderSimulator sim, String models, String... accounts) {
         return connections(sim, OpenAiAdapter.ID, models, List.of(accounts));
     }
 
@@ -63,13 +63,19 @@ final class EngineFixture {
     }
 
     static FailoverEngine engine(Map<String, String> props, InstantSource clock) {
+        return engine(props, clock, HealthListener.NONE, EngineObserver.NONE);
+    }
+
+    /** An engine over the OpenAI, Anthropic and Azure adapters, as the CDI bean builds it. */
+    public static FailoverEngine engine(Map<String, String> props, InstantSource clock, HealthListener listener,
+                                        EngineObserver observer) {
         BatonConfig config = config(props);
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         Redactor redactor = Redactor.forConnections(config.connections());
         return new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor),
                         new AnthropicAdapter(client, config.maxResponseBytes(), redactor),
                 new AzureOpenAiAdapter(client, config.maxResponseBytes(), redactor)),
-                new InMemoryRecordStore(config.recordCapacity()), clock, HealthListener.NONE);
+                new InMemoryRecordStore(config.recordCapacity()), clock, listener, observer);
     }
 
     /** How a test calls the engine; every scenario that applies to both runs in both. */

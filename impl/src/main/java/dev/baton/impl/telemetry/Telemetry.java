@@ -1,0 +1,58 @@
+package dev.baton.impl.telemetry;
+
+import dev.baton.impl.engine.EngineObserver;
+import dev.baton.impl.health.HealthListener;
+import dev.baton.impl.health.HealthRegistry;
+
+/**
+ * Baton's telemetry hooks: an engine observer and a health listener backed by the server's
+ * MicroProfile Telemetry, or hooks that do nothing when the server has none. This class never
+ * touches an OpenTelemetry type itself, so it loads where the API is absent.
+ */
+public final class Telemetry {
+
+    private static final System.Logger LOG = System.getLogger(Telemetry.class.getName());
+    private static final Telemetry NONE = new Telemetry(null);
+
+    private final OtelObserver otel;
+
+    private Telemetry(OtelObserver otel) {
+        this.otel = otel;
+    }
+
+    /** The application's telemetry; inert when the OpenTelemetry API or its CDI bean is missing. */
+    public static Telemetry fromServer() {
+        try {
+            Class.forName("io.opentelemetry.api.OpenTelemetry", false, Telemetry.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            LOG.log(System.Logger.Level.DEBUG, "no OpenTelemetry API: Baton's spans and metrics are off");
+            return NONE;
+        }
+        try {
+            OtelObserver otel = OtelObserver.fromCdi();
+            return otel == null ? NONE : new Telemetry(otel);
+        } catch (RuntimeException | LinkageError e) {
+            LOG.log(System.Logger.Level.WARNING, "OpenTelemetry is present but unusable; Baton's spans and metrics are off", e);
+            return NONE;
+        }
+    }
+
+    public boolean enabled() {
+        return otel != null;
+    }
+
+    public EngineObserver observer() {
+        return otel != null ? otel : EngineObserver.NONE;
+    }
+
+    public HealthListener healthListener() {
+        return otel != null ? otel : HealthListener.NONE;
+    }
+
+    /** Starts reporting the connections' states as a gauge. */
+    public void watch(HealthRegistry health) {
+        if (otel != null) {
+            otel.watch(health);
+        }
+    }
+}
