@@ -8,9 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,16 +28,9 @@ class InvalidPolicyIT {
 
     @Test
     void theServerLogNamesTheBadValue() throws IOException {
-        String log = serverLog();
+        String log = ServerLog.read();
         assertTrue(log.contains("@FailoverPolicy on " + ForeverDrafts.class.getName() + ".chat, member deadline: "),
                 "the server log should name the annotation member; log tail:\n" + tail(log));
-    }
-
-    private static String serverLog() throws IOException {
-        String wlp = System.getProperty("wlp.home");
-        Path log = wlp != null ? Path.of(wlp, "usr", "servers", "arq", "logs", "messages.log")
-                : Path.of(System.getProperty("jboss.home"), "standalone", "log", "server.log");
-        return Files.readString(log, StandardCharsets.UTF_8);
     }
 
     private static String tail(String log) {

@@ -8,7 +8,9 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.config.PolicyResolver;
+import dev.baton.impl.readiness.ReadinessChecks;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.Annotated;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
@@ -26,9 +28,15 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads Baton's configuration once, when the application deploys, together with every
@@ -46,6 +54,8 @@ public class BatonExtension implements Extension {
     private record Declared(Class<?> type, String member, FailoverPolicy annotation, String route, String site,
                             Method method) {
     }
+
+    private static final Pattern ROUTE_TARGETS = Pattern.compile("baton\\.routes\\.([A-Za-z0-9_-]+)\\.targets");
 
     private final List<Declared> injectionPoints = new ArrayList<>();
     private final List<Declared> annotatedMethods = new ArrayList<>();
@@ -75,6 +85,33 @@ public class BatonExtension implements Extension {
                 annotatedMethods.add(new Declared(javaClass, m.getName(), onMethod, null, m.toString(), m));
             }
         }
+    }
+
+    /** One readiness check per route, when the server offers MicroProfile Health. */
+    void readinessChecks(@Observes AfterBeanDiscovery event) {
+        try {
+            Class.forName("org.eclipse.microprofile.health.HealthCheck", false, BatonExtension.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return;
+        }
+        ReadinessChecks.register(event, routeNames(ConfigProvider.getConfig()));
+    }
+
+    /** The routes named in configuration; whether each is valid is checked at validation, where a bad one fails the deployment. */
+    private static Set<String> routeNames(Config mp) {
+        Set<String> names = new TreeSet<>();
+        Optional<String> listed = mp.getOptionalValue("baton.routes", String.class).filter(s -> !s.isBlank());
+        if (listed.isPresent()) {
+            Arrays.stream(listed.get().split(",")).map(String::strip).filter(s -> !s.isEmpty()).forEach(names::add);
+            return names;
+        }
+        for (String key : mp.getPropertyNames()) {
+            Matcher m = ROUTE_TARGETS.matcher(key);
+            if (m.matches()) {
+                names.add(m.group(1));
+            }
+        }
+        return names;
     }
 
     void validate(@Observes AfterDeploymentValidation event) {

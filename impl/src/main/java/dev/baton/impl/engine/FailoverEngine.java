@@ -110,6 +110,10 @@ public final class FailoverEngine implements AutoCloseable {
         return ctx.health();
     }
 
+    public BatonConfig config() {
+        return ctx.config();
+    }
+
     private Resolution admit(ChatRequest request, PolicyOverride override) {
         Resolution resolution = planner.admit(request, override);
         ctx.budget().deposit();

@@ -1,0 +1,34 @@
+package dev.baton.impl.readiness;
+
+import dev.baton.impl.cdi.BatonChatService;
+import jakarta.enterprise.context.Dependent;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
+import jakarta.enterprise.inject.spi.CDI;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.Readiness;
+
+import java.util.Collection;
+
+/**
+ * Adds one {@code @Readiness} health check bean per configured route. Only called when the
+ * MicroProfile Health API is on the class path, so nothing here loads where it is absent.
+ */
+public final class ReadinessChecks {
+
+    private ReadinessChecks() {
+    }
+
+    public static void register(AfterBeanDiscovery event, Collection<String> routes) {
+        for (String route : routes) {
+            event.addBean()
+                    .beanClass(RouteReadiness.class)
+                    .types(HealthCheck.class, Object.class)
+                    .qualifiers(Readiness.Literal.INSTANCE, Any.Literal.INSTANCE)
+                    .scope(Dependent.class)
+                    .id("baton-route-readiness-" + route)
+                    .createWith(context -> new RouteReadiness(route,
+                            () -> CDI.current().select(BatonChatService.class).get().engine()));
+        }
+    }
+}
