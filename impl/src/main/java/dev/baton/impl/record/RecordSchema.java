@@ -1,0 +1,156 @@
+package dev.baton.impl.record;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * The names of one store's tables and their creation when absent. The SQL keeps to what PostgreSQL
+ * and H2 2.x (default and PostgreSQL modes) both accept: unbounded VARCHAR, BIGINT epoch
+ * milliseconds, BOOLEAN, INTEGER, no foreign keys (the store deletes children itself).
+ */
+final class RecordSchema {
+
+    final String requests;
+    final String attempts;
+    final String skipped;
+    private final List<String> ddl;
+    private volatile boolean ready;
+
+    RecordSchema(String prefix) {
+        this.requests = prefix + "requests";
+        this.attempts = prefix + "attempts";
+        this.skipped = prefix + "skipped";
+        this.ddl = List.of(
+                "CREATE TABLE IF NOT EXISTS " + requests + " ("
+                        + "id VARCHAR NOT NULL PRIMARY KEY, "
+                        + "started_at BIGINT NOT NULL, "
+                        + "ok BOOLEAN NOT NULL, "
+                        + "status VARCHAR NOT NULL, "
+                        + "http_status INTEGER NOT NULL, "
+                        + "error_code VARCHAR, "
+                        + "model_requested VARCHAR, "
+                        + "route_name VARCHAR, "
+                        + "served_model VARCHAR, "
+                        + "served_provider VARCHAR, "
+                        + "served_connection VARCHAR, "
+                        + "served_position VARCHAR, "
+                        + "served_route VARCHAR, "
+                        + "stream BOOLEAN NOT NULL, "
+                        + "committed BOOLEAN NOT NULL, "
+                        + "first_token_ms BIGINT, "
+                        + "latency_ms BIGINT NOT NULL, "
+                        + "usage_json VARCHAR, "
+                        + "degraded BOOLEAN NOT NULL)",
+                "CREATE TABLE IF NOT EXISTS " + attempts + " ("
+                        + "request_id VARCHAR NOT NULL, "
+                        + "seq INTEGER NOT NULL, "
+                        + "target VARCHAR NOT NULL, "
+                        + "connection VARCHAR, "
+                        + "provider VARCHAR, "
+                        + "model VARCHAR, "
+                        + "position VARCHAR, "
+                        + "retry INTEGER NOT NULL, "
+                        + "started_at BIGINT NOT NULL, "
+                        + "latency_ms BIGINT NOT NULL, "
+                        + "kind VARCHAR, "
+                        + "http_status INTEGER NOT NULL, "
+                        + "error_type VARCHAR, "
+                        + "error_code VARCHAR, "
+                        + "message VARCHAR, "
+                        + "retry_after_ms BIGINT, "
+                        + "after_commit BOOLEAN NOT NULL, "
+                        + "abandoned BOOLEAN NOT NULL, "
+                        + "PRIMARY KEY (request_id, seq))",
+                "CREATE TABLE IF NOT EXISTS " + skipped + " ("
+                        + "request_id VARCHAR NOT NULL, "
+                        + "seq INTEGER NOT NULL, "
+                        + "target VARCHAR, "
+                        + "position VARCHAR, "
+                        + "reason VARCHAR, "
+                        + "PRIMARY KEY (request_id, seq))",
+                "CREATE INDEX IF NOT EXISTS " + requests + "_started ON " + requests + " (started_at)",
+                "CREATE INDEX IF NOT EXISTS " + attempts + "_connection ON " + attempts + " (connection)");
+    }
+
+    /** A connection from {@code dataSource}, with the tables created if this store has not yet made sure of them. */
+    Connection open(DataSource dataSource) throws SQLException {
+        Connection c = dataSource.getConnection();
+        try {
+            ensure(c);
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.close();
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Creates what is missing. Safe when several servers start at once: PostgreSQL's
+     * {@code IF NOT EXISTS} is not atomic, so a creation that loses the race fails with a duplicate
+     * error; the statement is then run once more, when the winner's object exists and it is a no-op.
+     */
+    void ensure(Connection c) throws SQLException {
+        if (ready) {
+            return;
+        }
+        synchronized (this) {
+            if (ready) {
+                return;
+            }
+            boolean autoCommit = c.getAutoCommit();
+            if (!autoCommit) {
+                c.setAutoCommit(true);
+            }
+            try {
+                if (!tablesExist(c)) {
+                    for (String sql : ddl) {
+                        executeTwice(c, sql);
+                    }
+                }
+            } finally {
+                if (!autoCommit) {
+                    c.setAutoCommit(false);
+                }
+            }
+            ready = true;
+        }
+    }
+
+    /** Pre-created tables need no CREATE privilege: look before creating. */
+    private boolean tablesExist(Connection c) {
+        for (String table : List.of(requests, attempts, skipped)) {
+            try (Statement s = c.createStatement()) {
+                s.executeQuery("SELECT 1 FROM " + table + " WHERE 1 = 0").close();
+            } catch (SQLException absent) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void executeTwice(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        } catch (SQLException lostRace) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw lostRace;
+            }
+            try (Statement s = c.createStatement()) {
+                s.execute(sql);
+            } catch (SQLException again) {
+                again.addSuppressed(lostRace);
+                throw again;
+            }
+        }
+    }
+}
