@@ -16,13 +16,22 @@ import dev.baton.impl.anthropic.AnthropicAdapter;
 import dev.baton.impl.azure.AzureOpenAiAdapter;
 import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.impl.record.InMemoryRecordStore;
+import dev.baton.impl.record.JdbcRecordSettings;
+import dev.baton.impl.record.JdbcRecordStore;
+import dev.baton.exception.FailoverDefinitionException;
+import dev.baton.spi.RecordStore;
 import dev.baton.record.RequestRecord;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
 
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -50,6 +59,7 @@ public class BatonChatService implements FailoverChatService {
     BatonExtension extension;
 
     private FailoverEngine engine;
+    private RecordStore store;
 
     @PostConstruct
     void start() {
@@ -60,17 +70,53 @@ public class BatonChatService implements FailoverChatService {
                 .build();
         Redactor redactor = Redactor.forConnections(config.connections());
         Telemetry telemetry = Telemetry.fromServer();
+        store = recordStore(config);
         engine = new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor),
                 new AnthropicAdapter(client, config.maxResponseBytes(), redactor),
                 new AzureOpenAiAdapter(client, config.maxResponseBytes(), redactor)),
-                new InMemoryRecordStore(config.recordCapacity()), Clock.systemUTC(),
+                store, Clock.systemUTC(),
                 HealthListener.both(new LoggingHealthListener(), telemetry.healthListener()), telemetry.observer());
         telemetry.watch(engine.health());
+        if (store instanceof JdbcRecordStore jdbc) {
+            telemetry.watchRecords(jdbc::written, jdbc::dropped, jdbc::failed, jdbc::queued);
+        }
+    }
+
+    /** Created when the application starts, so a DataSource that cannot be found fails the start, not a request. */
+    void eager(@Observes @Initialized(ApplicationScoped.class) Object started) {
+        engine.health(); // touching the bean creates it
+    }
+
+    private static RecordStore recordStore(BatonConfig config) {
+        BatonConfig.RecordsConfig records = config.records();
+        if (!records.jdbc()) {
+            return new InMemoryRecordStore(config.recordCapacity());
+        }
+        DataSource dataSource;
+        try {
+            dataSource = (DataSource) new InitialContext().lookup(records.dataSource());
+        } catch (NamingException | ClassCastException e) {
+            throw new FailoverDefinitionException("baton.records.datasource: no DataSource is bound at '"
+                    + records.dataSource() + "' (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
+        }
+        return new JdbcRecordStore(dataSource, JdbcRecordSettings.defaults()
+                .withQueueCapacity(records.queueCapacity())
+                .withRetention(records.retention())
+                .withTablePrefix(records.tablePrefix())
+                .withWindowCapacity(config.recordCapacity()), Clock.systemUTC());
     }
 
     @PreDestroy
     void stop() {
         engine.close();
+        if (store instanceof AutoCloseable closeable) {
+            try {
+                closeable.close(); // writes what is still queued, within a bounded wait
+            } catch (Exception e) {
+                System.getLogger(BatonChatService.class.getName()).log(System.Logger.Level.WARNING,
+                        "closing the record store failed", e);
+            }
+        }
     }
 
     @Override
@@ -104,6 +150,11 @@ public class BatonChatService implements FailoverChatService {
     @Override
     public Optional<RequestRecord> findRecord(String requestId) {
         return engine.findRecord(requestId);
+    }
+
+    /** Where records go: in memory, or through the JDBC store. */
+    public RecordStore recordStore() {
+        return store;
     }
 
     /** The engine, for the endpoint and operators' views. */

@@ -19,7 +19,7 @@ import java.util.Optional;
  */
 public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteConfig> routes, RoutePolicy defaults,
                           RetryBudgetConfig retryBudget, int recordCapacity, long maxResponseBytes,
-                          Duration maxStreamDuration, Map<String, ModelProfile> models) {
+                          Duration maxStreamDuration, Map<String, ModelProfile> models, RecordsConfig records) {
 
     /** At most this many entries in a request's {@code fallbacks}. */
     public static final int MAX_FALLBACKS = 5;
@@ -50,5 +50,22 @@ public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteC
      */
     public record RetryBudgetConfig(int percent, int minPerSecond, Duration window) {
         public static final RetryBudgetConfig DEFAULT = new RetryBudgetConfig(10, 5, Duration.ofSeconds(10));
+    }
+
+    /**
+     * Where request records go ({@code baton.records.*}).
+     *
+     * @param store          {@code memory} (the default) or {@code jdbc}
+     * @param dataSource     the JNDI name of the DataSource for {@code jdbc}
+     * @param queueCapacity  records waiting to be written before new ones are dropped (counted)
+     * @param retention      how long records are kept in the database
+     * @param tablePrefix    the prefix of the tables' names
+     */
+    public record RecordsConfig(String store, String dataSource, int queueCapacity, Duration retention,
+                                String tablePrefix) {
+
+        public boolean jdbc() {
+            return "jdbc".equals(store);
+        }
     }
 }

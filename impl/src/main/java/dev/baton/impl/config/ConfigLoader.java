@@ -50,6 +50,8 @@ public final class ConfigLoader {
             "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max", "degraded");
     private static final Set<String> GLOBAL_KEYS = Set.of("baton.retry-budget.percent",
             "baton.retry-budget.min-per-second", "baton.retry-budget.window", "baton.records.capacity",
+            "baton.records.store", "baton.records.datasource", "baton.records.queue-capacity", "baton.records.retention",
+            "baton.records.table-prefix",
             "baton.limits.max-response-bytes", "baton.limits.max-stream-duration");
     private static final Map<String, String> DEFAULT_BASE_URLS = Map.of("openai", "https://api.openai.com/v1",
             "anthropic", "https://api.anthropic.com/v1");
@@ -100,6 +102,23 @@ public final class ConfigLoader {
         Duration maxStream = duration("baton.limits.max-stream-duration", Duration.ofMinutes(10),
                 Duration.ofSeconds(1), Duration.ofHours(24));
         Map<String, ModelProfile> models = ModelProfiles.load(config, keys, problems);
+        var records = new BatonConfig.RecordsConfig(
+                read("baton.records.store", raw -> {
+                    if (!raw.equals("memory") && !raw.equals("jdbc")) {
+                        throw new IllegalArgumentException("'" + raw + "' is not one of [memory, jdbc]");
+                    }
+                    return raw;
+                }).orElse("memory"),
+                string("baton.records.datasource").orElse("java:comp/DefaultDataSource"),
+                integer("baton.records.queue-capacity", 10_000, 1, 1_000_000),
+                duration("baton.records.retention", Duration.ofDays(30), Duration.ofHours(1), Duration.ofDays(3650)),
+                read("baton.records.table-prefix", raw -> {
+                    if (!raw.matches("[A-Za-z][A-Za-z0-9_]{0,39}")) {
+                        throw new IllegalArgumentException("'" + raw + "' must be a letter followed by at most 39 letters,"
+                                + " digits or underscores");
+                    }
+                    return raw;
+                }).orElse("baton_"));
         if (!problems.isEmpty()) {
             String report = "Baton configuration is invalid:\n  - " + String.join("\n  - ", problems);
             for (String secret : secrets) {
@@ -107,7 +126,7 @@ public final class ConfigLoader {
             }
             throw new FailoverDefinitionException(report);
         }
-        return new BatonConfig(connections, routes, defaults, budget, capacity, maxResponse, maxStream, models);
+        return new BatonConfig(connections, routes, defaults, budget, capacity, maxResponse, maxStream, models, records);
     }
 
     /**

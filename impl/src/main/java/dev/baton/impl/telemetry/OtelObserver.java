@@ -28,6 +28,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.LongSupplier;
 
 /**
  * Spans and metrics through the OpenTelemetry API that MicroProfile Telemetry provides. Spans are
@@ -115,6 +116,20 @@ final class OtelObserver implements EngineObserver, HealthListener {
                         }
                     }
                 });
+    }
+
+    /** The record store's counters; {@code baton.records} by {@code baton.state} (written, dropped, failed) and queued. */
+    void watchRecords(LongSupplier written, LongSupplier dropped, LongSupplier failed, LongSupplier queued) {
+        meter.counterBuilder("baton.records").setUnit("{record}")
+                .setDescription("Request records by what became of them: written, dropped (queue full), failed (database)")
+                .buildWithCallback(counter -> {
+                    counter.record(written.getAsLong(), Attributes.of(STATE, "written"));
+                    counter.record(dropped.getAsLong(), Attributes.of(STATE, "dropped"));
+                    counter.record(failed.getAsLong(), Attributes.of(STATE, "failed"));
+                });
+        meter.gaugeBuilder("baton.records.queued").ofLongs().setUnit("{record}")
+                .setDescription("Request records waiting to be written")
+                .buildWithCallback(gauge -> gauge.record(queued.getAsLong()));
     }
 
     @Override

@@ -4,6 +4,8 @@ import dev.baton.impl.engine.EngineObserver;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.HealthRegistry;
 
+import java.util.function.LongSupplier;
+
 /**
  * Baton's telemetry hooks: an engine observer and a health listener backed by the server's
  * MicroProfile Telemetry, or hooks that do nothing when the server has none. This class never
@@ -47,6 +49,13 @@ public final class Telemetry {
 
     public HealthListener healthListener() {
         return otel != null ? otel : HealthListener.NONE;
+    }
+
+    /** Reports the record store's counters: written, dropped (queue full), failed (database errors), queued. */
+    public void watchRecords(LongSupplier written, LongSupplier dropped, LongSupplier failed, LongSupplier queued) {
+        if (otel != null) {
+            otel.watchRecords(written, dropped, failed, queued);
+        }
     }
 
     /** Starts reporting the connections' states as a gauge. */
