@@ -64,7 +64,7 @@ class RecordsIT {
             assertTrue(store.flush(Duration.ofSeconds(10)), "written within 10 s");
             List<String> attempts = query("SELECT connection, http_status, kind FROM " + RecordsConfig.PREFIX
                     + "attempts WHERE request_id = ? ORDER BY seq", answer.requestId());
-            assertEquals(List.of("primary|500|server_error", "primary|529|server_error", "standby|200|null"), attempts);
+            assertEquals(List.of("primary|500|server_error", "primary|503|server_error", "standby|200|null"), attempts);
             assertEquals(List.of("ok|standby_a|demo"), query("SELECT status, served_position, route_name FROM "
                     + RecordsConfig.PREFIX + "requests WHERE id = ?", answer.requestId()));
             RequestRecord record = chat.findRecord(answer.requestId()).orElseThrow();
