@@ -114,6 +114,23 @@ class PoliciesIT {
     }
 
     @Test
+    void configCutsTheSamplesDeadline() {
+        try (ProviderSimulator sim = ProviderSimulator.start(Ports.simulator())) {
+            sim.account("primary").setDefault(Behavior.noResponse());
+            sim.account("standby").setDefault(Behavior.noResponse());
+
+            long started = System.nanoTime();
+            ChatResponse answer = drafts.draftOrNotice("a late parcel");
+            long tookMs = (System.nanoTime() - started) / 1_000_000;
+
+            assertTrue(answer.degraded());
+            assertEquals(408, answer.degradedBecause().httpStatus(), "the deadline ended it");
+            assertTrue(tookMs >= 1_900 && tookMs < 4_500,
+                    "2 s from config, not the annotation's 10 s (route attempt timeout 5 s); took " + tookMs + " ms");
+        }
+    }
+
+    @Test
     void theUsersRetryAsksAgainOnlyWhenARetryCanHelp() {
         try (ProviderSimulator sim = ProviderSimulator.start(Ports.simulator())) {
             // The first call fails everywhere (each target once plus its same-target retry); the retry succeeds.

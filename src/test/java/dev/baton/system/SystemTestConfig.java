@@ -32,7 +32,9 @@ public class SystemTestConfig implements ConfigSource {
                 // Failing tests share the sample's two connections: keep them in rotation between tests.
                 Map.entry("baton.connections.primary.eject-after", "1000"),
                 Map.entry("baton.connections.standby.eject-after", "1000"),
-                Map.entry(PolicyProbe.class.getName() + "/configured/FailoverPolicy/degraded", PolicyProbe.FROM_CONFIG));
+                Map.entry(PolicyProbe.class.getName() + "/configured/FailoverPolicy/degraded", PolicyProbe.FROM_CONFIG),
+                // The example of docs/annotations.md §4: the sample's 10 s cut to 2 s.
+                Map.entry("dev.baton.sample.DraftService/draftOrNotice/FailoverPolicy/deadline", "2s"));
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.baton.ChatResponse;
 import dev.baton.FailoverChatService;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.config.PolicyOverride;
+import dev.baton.impl.http.HttpExchange;
 import dev.baton.record.RequestRecord;
 import jakarta.json.Json;
 
@@ -56,7 +57,11 @@ final class BoundChatService implements FailoverChatService {
 
     @Override
     public Flow.Publisher<ChatChunk> stream(ChatRequest request) {
-        return service.engine().stream(bind(request), policy());
+        try {
+            return service.engine().stream(bind(request), policy());
+        } catch (RequestRejectedException e) {
+            return HttpExchange.failed(e); // like every other refusal of a stream: through onError
+        }
     }
 
     @Override

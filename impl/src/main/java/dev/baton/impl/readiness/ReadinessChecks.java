@@ -1,10 +1,10 @@
 package dev.baton.impl.readiness;
 
 import dev.baton.impl.cdi.BatonChatService;
-import jakarta.enterprise.context.Dependent;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.CDI;
+import jakarta.inject.Singleton;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.Readiness;
 
@@ -25,10 +25,16 @@ public final class ReadinessChecks {
                     .beanClass(RouteReadiness.class)
                     .types(HealthCheck.class, Object.class)
                     .qualifiers(Readiness.Literal.INSTANCE, Any.Literal.INSTANCE)
-                    .scope(Dependent.class)
+                    // One instance per check: WildFly removes an undeployed application's checks by identity, so a
+                    // @Dependent check (a new instance per lookup) would outlive its application as a DOWN check.
+                    .scope(Singleton.class)
                     .id("baton-route-readiness-" + route)
-                    .createWith(context -> new RouteReadiness(route,
-                            () -> CDI.current().select(BatonChatService.class).get().engine()));
+                    .createWith(context -> {
+                        // Resolved once, on the deploying thread; a check may later run on a server thread
+                        // where CDI.current() does not know this application.
+                        BatonChatService service = CDI.current().select(BatonChatService.class).get();
+                        return new RouteReadiness(route, service::engine);
+                    });
         }
     }
 }
