@@ -14,6 +14,7 @@ import dev.baton.impl.anthropic.AnthropicAdapter;
 import dev.baton.impl.azure.AzureOpenAiAdapter;
 import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.impl.record.InMemoryRecordStore;
+import dev.baton.impl.stats.ConnectionStats;
 import dev.baton.record.RequestRecord;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -48,6 +49,7 @@ public class BatonChatService implements FailoverChatService {
     BatonExtension extension;
 
     private FailoverEngine engine;
+    private ConnectionStats stats;
 
     @PostConstruct
     void start() {
@@ -57,10 +59,11 @@ public class BatonChatService implements FailoverChatService {
                 .connectTimeout(Duration.ofSeconds(10))
                 .build();
         Redactor redactor = Redactor.forConnections(config.connections());
+        stats = new ConnectionStats(Clock.systemUTC());
         engine = new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor),
                 new AnthropicAdapter(client, config.maxResponseBytes(), redactor),
                 new AzureOpenAiAdapter(client, config.maxResponseBytes(), redactor)),
-                new InMemoryRecordStore(config.recordCapacity()), Clock.systemUTC(), new LoggingHealthListener());
+                new InMemoryRecordStore(config.recordCapacity()), Clock.systemUTC(), new LoggingHealthListener(), stats);
     }
 
     @PreDestroy
@@ -104,6 +107,11 @@ public class BatonChatService implements FailoverChatService {
     /** The engine, for the endpoint and operators' views. */
     public FailoverEngine engine() {
         return engine;
+    }
+
+    /** Every connection's recent counts, for operators' views. */
+    public ConnectionStats stats() {
+        return stats;
     }
 
     private static RuntimeException rethrow(Throwable cause) {
