@@ -4,23 +4,25 @@ import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.FailoverChatService;
+import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.exception.FailoverException;
+import dev.baton.impl.anthropic.AnthropicAdapter;
+import dev.baton.impl.azure.AzureOpenAiAdapter;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.PolicyOverride;
+import dev.baton.impl.engine.EngineObserver;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.engine.Redactor;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.LoggingHealthListener;
-import dev.baton.impl.telemetry.Telemetry;
-import dev.baton.impl.anthropic.AnthropicAdapter;
-import dev.baton.impl.azure.AzureOpenAiAdapter;
 import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.impl.record.InMemoryRecordStore;
 import dev.baton.impl.record.JdbcRecordSettings;
 import dev.baton.impl.record.JdbcRecordStore;
-import dev.baton.exception.FailoverDefinitionException;
-import dev.baton.spi.RecordStore;
+import dev.baton.impl.stats.ConnectionStats;
+import dev.baton.impl.telemetry.Telemetry;
 import dev.baton.record.RequestRecord;
+import dev.baton.spi.RecordStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,9 +31,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
 
-import javax.naming.InitialContext;
-import javax.naming.NamingException;
-import javax.sql.DataSource;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,6 +42,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
 
 /**
  * The one engine of the application. Applications inject {@link FailoverChatService}, which
@@ -60,6 +62,7 @@ public class BatonChatService implements FailoverChatService {
 
     private FailoverEngine engine;
     private RecordStore store;
+    private ConnectionStats stats;
 
     @PostConstruct
     void start() {
@@ -71,11 +74,13 @@ public class BatonChatService implements FailoverChatService {
         Redactor redactor = Redactor.forConnections(config.connections());
         Telemetry telemetry = Telemetry.fromServer();
         store = recordStore(config);
+        stats = new ConnectionStats(Clock.systemUTC());
         engine = new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor),
                 new AnthropicAdapter(client, config.maxResponseBytes(), redactor),
                 new AzureOpenAiAdapter(client, config.maxResponseBytes(), redactor)),
                 store, Clock.systemUTC(),
-                HealthListener.both(new LoggingHealthListener(), telemetry.healthListener()), telemetry.observer());
+                HealthListener.both(new LoggingHealthListener(), telemetry.healthListener()),
+                EngineObserver.of(List.of(stats, telemetry.observer())));
         telemetry.watch(engine.health());
         if (store instanceof JdbcRecordStore jdbc) {
             telemetry.watchRecords(jdbc::written, jdbc::dropped, jdbc::failed, jdbc::queued);
@@ -160,6 +165,11 @@ public class BatonChatService implements FailoverChatService {
     /** The engine, for the endpoint and operators' views. */
     public FailoverEngine engine() {
         return engine;
+    }
+
+    /** Every connection's recent counts, for operators' views. */
+    public ConnectionStats stats() {
+        return stats;
     }
 
     private static RuntimeException rethrow(Throwable cause) {

@@ -12,6 +12,7 @@ import dev.baton.impl.health.HealthRegistry;
 import dev.baton.impl.limits.ConnectionGuards;
 import dev.baton.record.RequestRecord;
 import dev.baton.spi.ProviderAdapter;
+import dev.baton.spi.RecordQuery;
 import dev.baton.spi.RecordStore;
 
 import java.security.SecureRandom;
@@ -104,6 +105,11 @@ public final class FailoverEngine implements AutoCloseable {
 
     public Optional<RequestRecord> findRecord(String id) {
         return ctx.store().find(id);
+    }
+
+    /** The records {@code query} asks for, newest first, from the engine's {@link RecordStore}. */
+    public List<RequestRecord> searchRecords(RecordQuery query) {
+        return ctx.store().search(query);
     }
 
     public HealthRegistry health() {

@@ -13,8 +13,12 @@ public final class LoggingHealthListener implements HealthListener {
 
     @Override
     public void ejected(String connection, Duration coolOff, String cause) {
-        LOG.log(Level.WARNING, "connection {0} ejected for {1} after {2} failures", connection,
-                Durations.format(coolOff), cause);
+        if (ConnectionHealth.OPERATOR_CAUSE.equals(cause)) {
+            LOG.log(Level.WARNING, "connection {0} ejected for {1} by an operator", connection, Durations.format(coolOff));
+        } else {
+            LOG.log(Level.WARNING, "connection {0} ejected for {1} after {2} failures", connection,
+                    Durations.format(coolOff), cause);
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.baton.impl.servlet;
 
 import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
+import dev.baton.ChatResponse;
 import dev.baton.FailoverChatService;
 import dev.baton.exception.FailoverException;
 import dev.baton.exception.RequestRejectedException;
@@ -19,11 +20,15 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Flow;
 import java.util.stream.Collectors;
@@ -32,6 +37,11 @@ import java.util.stream.Collectors;
  * The OpenAI-compatible endpoint: {@code POST /chat/completions} (JSON and SSE),
  * {@code GET /models} and {@code GET /requests/{id}}. Authentication, request ids for refusals and
  * size limits live in {@link GatewayFilter}; this class is about chat.
+ *
+ * <p>A non-streaming request with an {@code Idempotency-Key} goes through {@link IdempotencyCache}:
+ * a repeat gets the first answer instead of a second provider call. A stream cannot be replayed
+ * (its caller consumed it as it was produced, and keeping every chunk would hold a whole answer
+ * per key), so a streaming request with the header is refused.
  *
  * <p>Asynchronous end to end: the body is read with a {@code ReadListener}, the request thread
  * returns at once, and the answer is written through a {@code WriteListener} when the engine
@@ -44,11 +54,14 @@ public class ChatEndpointServlet extends HttpServlet {
     /** The SDKs' whole-request timeout in seconds; it caps our deadline. */
     private static final String STAINLESS_TIMEOUT = "x-stainless-timeout";
     private static final String STAINLESS_RETRY_COUNT = "x-stainless-retry-count";
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    static final int MAX_IDEMPOTENCY_KEY_CHARS = 255;
 
     private transient FailoverChatService chat;
     private transient BatonConfig config;
     private int maxBodyBytes;
     private transient Set<String> allowedModels;
+    private transient IdempotencyCache idempotency;
 
     @Override
     public void init() {
@@ -57,6 +70,8 @@ public class ChatEndpointServlet extends HttpServlet {
         maxBodyBytes = Integer.parseInt(getInitParameter("max-body-bytes"));
         allowedModels = Arrays.stream(getInitParameter("allowed-models").split(",")).filter(m -> !m.isBlank())
                 .collect(Collectors.toUnmodifiableSet());
+        idempotency = new IdempotencyCache(Duration.parse(getInitParameter("idempotency-ttl")),
+                Integer.parseInt(getInitParameter("idempotency-max-entries")), Clock.systemUTC());
     }
 
     @Override
@@ -66,6 +81,14 @@ public class ChatEndpointServlet extends HttpServlet {
                     GatewayFilter.requestId(req));
             return;
         }
+        String idempotencyKey = req.getHeader(IDEMPOTENCY_KEY);
+        if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > MAX_IDEMPOTENCY_KEY_CHARS)) {
+            Responses.write(resp, Responses.refusal(400, "invalid_request_error", "invalid_request", IDEMPOTENCY_KEY,
+                    "The Idempotency-Key header must have 1 to " + MAX_IDEMPOTENCY_KEY_CHARS + " characters.",
+                    GatewayFilter.requestId(req)));
+            return;
+        }
+        String caller = GatewayFilter.caller(req);
         AsyncContext async = req.startAsync();
         async.setTimeout(0); // the engine's deadlines and timeouts bound every request
         AsyncOutput output = new AsyncOutput(async);
@@ -79,8 +102,16 @@ public class ChatEndpointServlet extends HttpServlet {
                 refuse(response, output, e, refusalId);
                 return;
             }
-            if (request.stream()) {
+            if (request.stream() && idempotencyKey != null) {
+                refuse(response, output, Responses.refusal(400, "invalid_request_error", "invalid_request",
+                        IDEMPOTENCY_KEY, "A streaming request cannot carry an Idempotency-Key: a stream cannot be "
+                                + "replayed once consumed. Send it without the header, or set \"stream\": false.",
+                        refusalId));
+            } else if (request.stream()) {
                 new SseRelay(response, output, refusalId).subscribeTo(chat.stream(request));
+            } else if (idempotencyKey != null) {
+                completeOnce(request, idempotency.claim(caller, idempotencyKey, sha256(body)), response, output,
+                        refusalId);
             } else {
                 complete(request, response, output, refusalId);
             }
@@ -112,22 +143,70 @@ public class ChatEndpointServlet extends HttpServlet {
     private void complete(ChatRequest request, HttpServletResponse response, AsyncOutput output, String refusalId) {
         var answer = chat.completeAsync(request).toCompletableFuture();
         output.start(() -> { }, () -> answer.cancel(true));
-        answer.whenComplete((ok, error) -> {
-            if (error == null) {
-                Responses.success(response, ok);
-                output.send(ok.toJson().toString().getBytes(StandardCharsets.UTF_8));
-            } else {
-                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-                output.send(Responses.failure(response, cause, refusalId));
+        answer.whenComplete((ok, error) -> answer(response, output, answerOf(ok, error, refusalId)));
+    }
+
+    /**
+     * A non-streaming request with an idempotency key. The owner of the key runs it and settles the
+     * key; a repeat attaches to the owner's answer. Neither blocks a thread. The owner's request is
+     * not cancelled when its caller goes away: its answer is exactly what that caller's retry with
+     * the same key will want.
+     */
+    private void completeOnce(ChatRequest request, IdempotencyCache.Claim claim, HttpServletResponse response,
+                              AsyncOutput output, String refusalId) {
+        output.start(() -> { }, () -> { });
+        if (claim instanceof IdempotencyCache.Conflict) {
+            answer(response, output, Responses.refusal(422, "invalid_request_error", "idempotency_key_reused",
+                    IDEMPOTENCY_KEY, "This Idempotency-Key was already used with a different request body; "
+                            + "send a new key for a new request.", refusalId));
+        } else if (claim instanceof IdempotencyCache.Attached repeat) {
+            repeat.answer().whenComplete((stored, error) -> answer(response, output,
+                    error == null ? stored : Responses.failure(error, refusalId)));
+        } else {
+            IdempotencyCache.Owner owner = (IdempotencyCache.Owner) claim;
+            CompletableFuture<ChatResponse> answer;
+            try {
+                answer = chat.completeAsync(request).toCompletableFuture();
+            } catch (RuntimeException e) {
+                answer = CompletableFuture.failedFuture(e);
             }
-            output.finish();
-        });
+            answer.whenComplete((ok, error) -> {
+                Answer result = answerOf(ok, error, refusalId);
+                owner.settle(result);
+                answer(response, output, result);
+            });
+        }
+    }
+
+    private static Answer answerOf(ChatResponse ok, Throwable error, String refusalId) {
+        if (error == null) {
+            return Responses.success(ok);
+        }
+        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return Responses.failure(cause, refusalId);
+    }
+
+    private static void answer(HttpServletResponse response, AsyncOutput output, Answer answer) {
+        answer.applyTo(response);
+        output.send(answer.body());
+        output.finish();
     }
 
     private static void refuse(HttpServletResponse response, AsyncOutput output, Throwable error, String refusalId) {
+        refuse(response, output, Responses.failure(error, refusalId));
+    }
+
+    private static void refuse(HttpServletResponse response, AsyncOutput output, Answer refusal) {
         output.start(() -> { }, () -> { });
-        output.send(Responses.failure(response, error, refusalId));
-        output.finish();
+        answer(response, output, refusal);
+    }
+
+    private static byte[] sha256(byte[] body) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(body);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
     }
 
     @Override

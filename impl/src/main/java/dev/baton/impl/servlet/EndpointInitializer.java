@@ -12,8 +12,9 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Registers the OpenAI-compatible endpoint when {@code baton.endpoint.enabled=true}; otherwise
- * the application gets nothing. A bad {@code baton.endpoint.*} value fails the application's start.
+ * Registers the OpenAI-compatible endpoint when {@code baton.endpoint.enabled=true}, and its
+ * operator endpoints when an admin key is configured too; otherwise the application gets nothing.
+ * A bad {@code baton.endpoint.*} value fails the application's start.
  */
 public class EndpointInitializer implements ServletContainerInitializer {
 
@@ -27,14 +28,25 @@ public class EndpointInitializer implements ServletContainerInitializer {
         }
         String mapping = settings.path() + "/*";
         FilterRegistration.Dynamic filter = context.addFilter("baton-gateway",
-                new GatewayFilter(settings.keyHashes(), settings.maxBodyBytes()));
+                new GatewayFilter(settings.path(), settings.keyHashes(), settings.adminKeyHashes(), settings.maxBodyBytes()));
         filter.setAsyncSupported(true);
         filter.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, mapping);
         ServletRegistration.Dynamic servlet = context.addServlet("baton-chat", ChatEndpointServlet.class);
         servlet.setAsyncSupported(true);
         servlet.setInitParameter("max-body-bytes", Integer.toString(settings.maxBodyBytes()));
         servlet.setInitParameter("allowed-models", String.join(",", settings.allowedModels()));
+        servlet.setInitParameter("idempotency-ttl", settings.idempotencyTtl().toString());
+        servlet.setInitParameter("idempotency-max-entries", Integer.toString(settings.idempotencyMaxEntries()));
         servlet.addMapping(mapping);
+        if (!settings.adminKeyHashes().isEmpty()) {
+            // Longer path mappings win over {path}/*; without an admin key these paths fall to the chat servlet's 404.
+            ServletRegistration.Dynamic operator = context.addServlet("baton-operator", OperatorServlet.class);
+            operator.setAsyncSupported(true);
+            operator.setInitParameter("path", settings.path());
+            operator.addMapping(settings.path() + "/connections/*", settings.path() + "/records/*");
+            LOG.log(Level.INFO, "Baton operator endpoints at {0}{1}/connections and {1}/records", context.getContextPath(),
+                    settings.path());
+        }
         if (settings.keyHashes().isEmpty()) {
             LOG.log(Level.WARNING, "Baton endpoint at {0}{1} accepts callers without a gateway key: set "
                     + "baton.endpoint.api-key-sha256 or protect it with a security constraint", context.getContextPath(), mapping);

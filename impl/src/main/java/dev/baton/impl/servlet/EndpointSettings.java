@@ -1,9 +1,13 @@
 package dev.baton.impl.servlet;
 
 import dev.baton.exception.FailoverDefinitionException;
+import dev.baton.impl.config.Durations;
 import org.eclipse.microprofile.config.Config;
 
+import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -18,17 +22,26 @@ import java.util.Set;
  *                     security (or none) guards the endpoint
  * @param maxBodyBytes the largest request body accepted (default 1 MiB)
  * @param allowedModels the routes and models callers may name; empty means every configured one
+ * @param adminKeyHashes SHA-256 digests of the operator keys; empty means the operator endpoints do not exist
+ * @param idempotencyTtl how long a stored answer is replayed for a repeated {@code Idempotency-Key} (default 1 h)
+ * @param idempotencyMaxEntries how many idempotency keys are kept at most, the oldest evicted first (default 10000)
  */
 public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHashes, int maxBodyBytes,
-                               Set<String> allowedModels) {
+                               Set<String> allowedModels, List<byte[]> adminKeyHashes, Duration idempotencyTtl,
+                               int idempotencyMaxEntries) {
 
     static final String PREFIX = "baton.endpoint.";
     private static final Set<String> KEYS = Set.of("enabled", "path", "api-key-sha256", "max-body-bytes",
-            "allowed-models");
+            "allowed-models", "admin-key-sha256", "idempotency-ttl", "idempotency-max-entries");
+    static final Duration DEFAULT_IDEMPOTENCY_TTL = Duration.ofHours(1);
+    private static final Duration MAX_IDEMPOTENCY_TTL = Duration.ofDays(7);
+    static final int DEFAULT_IDEMPOTENCY_ENTRIES = 10_000;
+    private static final int MAX_IDEMPOTENCY_ENTRIES = 1_000_000;
 
     public EndpointSettings {
         keyHashes = List.copyOf(keyHashes);
         allowedModels = Set.copyOf(allowedModels);
+        adminKeyHashes = List.copyOf(adminKeyHashes);
     }
 
     /** Whether callers of the endpoint may name {@code model}. */
@@ -52,19 +65,14 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
         if (!path.matches("(/[A-Za-z0-9._~-]+)+")) {
             problems.add(PREFIX + "path: '" + path + "' must look like /v1 (slash-separated segments, no trailing slash)");
         }
-        List<byte[]> hashes = new ArrayList<>();
-        for (String hash : config.getOptionalValue(PREFIX + "api-key-sha256", String.class).orElse("").split(",")) {
-            String h = hash.strip().toLowerCase(Locale.ROOT);
-            if (h.isEmpty()) {
-                continue;
+        List<byte[]> hashes = digests(config, "api-key-sha256", problems);
+        List<byte[]> adminHashes = digests(config, "admin-key-sha256", problems);
+        for (byte[] admin : adminHashes) {
+            if (hashes.stream().anyMatch(h -> MessageDigest.isEqual(h, admin))) {
+                // One key for both would let every caller eject connections.
+                problems.add(PREFIX + "admin-key-sha256: the admin key must differ from every " + PREFIX
+                        + "api-key-sha256 key");
             }
-            if (!h.matches("[0-9a-f]{64}")) {
-                // Never echo it: someone may have pasted the key itself instead of its digest.
-                problems.add(PREFIX + "api-key-sha256: every entry must be 64 hex digits (the SHA-256 of a key, "
-                        + "e.g. printf %s \"$KEY\" | sha256sum), not the key itself");
-                continue;
-            }
-            hashes.add(HexFormat.of().parseHex(h));
         }
         int maxBody = 1024 * 1024;
         String maxText = config.getOptionalValue(PREFIX + "max-body-bytes", String.class).orElse(null);
@@ -78,16 +86,61 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
                 problems.add(PREFIX + "max-body-bytes: '" + maxText + "' is not a whole number");
             }
         }
+        Duration ttl = DEFAULT_IDEMPOTENCY_TTL;
+        String ttlText = config.getOptionalValue(PREFIX + "idempotency-ttl", String.class).orElse(null);
+        if (ttlText != null) {
+            try {
+                ttl = Durations.parse(ttlText);
+                if (ttl.compareTo(Duration.ofSeconds(1)) < 0 || ttl.compareTo(MAX_IDEMPOTENCY_TTL) > 0) {
+                    problems.add(PREFIX + "idempotency-ttl: must be between 1s and 7 days but was " + ttlText.strip());
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add(PREFIX + "idempotency-ttl: " + e.getMessage());
+            }
+        }
+        int maxEntries = DEFAULT_IDEMPOTENCY_ENTRIES;
+        String entriesText = config.getOptionalValue(PREFIX + "idempotency-max-entries", String.class).orElse(null);
+        if (entriesText != null) {
+            try {
+                maxEntries = Integer.parseInt(entriesText.strip());
+                if (maxEntries < 1 || maxEntries > MAX_IDEMPOTENCY_ENTRIES) {
+                    problems.add(PREFIX + "idempotency-max-entries: must be between 1 and " + MAX_IDEMPOTENCY_ENTRIES
+                            + " but was " + maxEntries);
+                }
+            } catch (NumberFormatException e) {
+                problems.add(PREFIX + "idempotency-max-entries: '" + entriesText + "' is not a whole number");
+            }
+        }
         if (!problems.isEmpty()) {
             throw new FailoverDefinitionException("Baton endpoint configuration is invalid:\n  - "
                     + String.join("\n  - ", problems));
         }
-        Set<String> allowed = new java.util.HashSet<>();
+        Set<String> allowed = new HashSet<>();
         for (String model : config.getOptionalValue(PREFIX + "allowed-models", String.class).orElse("").split(",")) {
             if (!model.isBlank()) {
                 allowed.add(model.strip());
             }
         }
-        return new EndpointSettings(Boolean.parseBoolean(enabledText), path, hashes, maxBody, allowed);
+        return new EndpointSettings(Boolean.parseBoolean(enabledText), path, hashes, maxBody, allowed, adminHashes,
+                ttl, maxEntries);
+    }
+
+    /** The comma-separated SHA-256 digests of {@code key}; a bad entry is a problem that never echoes the value. */
+    private static List<byte[]> digests(Config config, String key, List<String> problems) {
+        List<byte[]> hashes = new ArrayList<>();
+        for (String hash : config.getOptionalValue(PREFIX + key, String.class).orElse("").split(",")) {
+            String h = hash.strip().toLowerCase(Locale.ROOT);
+            if (h.isEmpty()) {
+                continue;
+            }
+            if (!h.matches("[0-9a-f]{64}")) {
+                // Never echo it: someone may have pasted the key itself instead of its digest.
+                problems.add(PREFIX + key + ": every entry must be 64 hex digits (the SHA-256 of a key, "
+                        + "e.g. printf %s \"$KEY\" | sha256sum), not the key itself");
+                continue;
+            }
+            hashes.add(HexFormat.of().parseHex(h));
+        }
+        return hashes;
     }
 }

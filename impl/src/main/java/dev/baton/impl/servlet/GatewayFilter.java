@@ -8,31 +8,45 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
+import java.security.Principal;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
 
 /**
- * The endpoint's gate: a request id for every response, the gateway key, and the size limits.
- * Refusals here are immediate and never reach a provider. Thread-safe.
+ * The endpoint's gate: a request id for every response, the gateway and admin keys, and the size
+ * limits. Refusals here are immediate and never reach a provider.
+ *
+ * <p>The two kinds of key open different doors: gateway keys ({@code api-key-sha256}) the chat
+ * endpoints, the admin key ({@code admin-key-sha256}) the operator endpoints and
+ * {@code GET /requests/{id}}. A key that opens one door is refused at the other with 403, so a
+ * leaked application key cannot eject connections and an operator's key cannot spend tokens.
+ * Without an admin key the operator paths are not special here, and the servlet answers 404.
+ * Thread-safe.
  */
 public class GatewayFilter extends HttpFilter {
 
     private static final long serialVersionUID = 1L;
+    /** Request attribute naming the authenticated caller, the scope of its idempotency keys. */
+    static final String CALLER = "dev.baton.caller";
     private static final SecureRandom IDS = new SecureRandom();
     /** Longest header value the endpoint reads; anything larger is refused before parsing. */
     private static final int MAX_HEADER_CHARS = 8 * 1024;
 
     private transient GatewayKeys keys;
+    private transient GatewayKeys adminKeys;
+    private String path;
     private int maxBodyBytes;
 
-    GatewayFilter(List<byte[]> keyHashes, int maxBodyBytes) {
+    GatewayFilter(String path, List<byte[]> keyHashes, List<byte[]> adminKeyHashes, int maxBodyBytes) {
+        this.path = path;
         this.keys = new GatewayKeys(keyHashes);
+        this.adminKeys = new GatewayKeys(adminKeyHashes);
         this.maxBodyBytes = maxBodyBytes;
     }
 
     public GatewayFilter() {
-        this(List.of(), 1024 * 1024);
+        this("/v1", List.of(), List.of(), 1024 * 1024);
     }
 
     @Override
@@ -46,7 +60,32 @@ public class GatewayFilter extends HttpFilter {
             Responses.error(resp, RequestRejectedException.unauthorized("The Authorization header is too large."), id);
             return;
         }
-        if (keys.required() && !keys.accepts(authorization)) {
+        // Both sets are always compared, so the time taken says nothing about which kind of key was sent.
+        String gatewayKey = keys.match(authorization);
+        String adminKey = adminKeys.match(authorization);
+        String relative = relativePath(req);
+        if (adminKeys.required() && OperatorServlet.handles(relative)) {
+            if (adminKey == null) {
+                if (gatewayKey != null) {
+                    Responses.refuse(resp, 403, "permission_error", "admin_key_required",
+                            "A gateway key cannot use the operator endpoints; send the admin key.", id);
+                } else {
+                    Responses.error(resp, RequestRejectedException.unauthorized(authorization == null
+                            ? "Missing admin key: send Authorization: Bearer <admin key>."
+                            : "The admin key is not valid."), id);
+                }
+                return;
+            }
+            req.setAttribute(CALLER, "admin");
+            chain.doFilter(req, resp);
+            return;
+        }
+        if (adminKey != null && !("GET".equals(req.getMethod()) && relative.startsWith("/requests/"))) {
+            Responses.refuse(resp, 403, "permission_error", "gateway_key_required",
+                    "The admin key opens only the operator endpoints; send a gateway key.", id);
+            return;
+        }
+        if (keys.required() && gatewayKey == null && adminKey == null) {
             Responses.error(resp, RequestRejectedException.unauthorized(authorization == null
                     ? "Missing gateway key: send Authorization: Bearer <key>."
                     : "The gateway key is not valid."), id);
@@ -57,12 +96,35 @@ public class GatewayFilter extends HttpFilter {
                     + maxBodyBytes + " bytes."), id);
             return;
         }
+        req.setAttribute(CALLER, caller(gatewayKey, adminKey, req.getUserPrincipal()));
         chain.doFilter(req, resp);
+    }
+
+    /** Who is calling, without the key: its digest, the container's user, or nobody in particular. */
+    private static String caller(String gatewayKey, String adminKey, Principal user) {
+        if (gatewayKey != null) {
+            return "key:" + gatewayKey;
+        }
+        if (adminKey != null) {
+            return "admin";
+        }
+        return user != null ? "user:" + user.getName() : "anonymous";
+    }
+
+    /** The path below the endpoint's mount point, e.g. {@code /chat/completions}. */
+    private String relativePath(HttpServletRequest req) {
+        String full = req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo());
+        return full.startsWith(path) ? full.substring(path.length()) : full;
     }
 
     static String requestId(HttpServletRequest req) {
         Object id = req.getAttribute(ChatEndpointServlet.REQUEST_ID);
         return id instanceof String s ? s : "req_" + newId();
+    }
+
+    static String caller(HttpServletRequest req) {
+        Object caller = req.getAttribute(CALLER);
+        return caller instanceof String s ? s : "anonymous";
     }
 
     private static String newId() {

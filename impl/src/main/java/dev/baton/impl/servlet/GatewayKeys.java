@@ -3,6 +3,7 @@ package dev.baton.impl.servlet;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -24,18 +25,30 @@ final class GatewayKeys {
 
     /** @param authorization the {@code Authorization} header, or {@code null} */
     boolean accepts(String authorization) {
-        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return false;
-        }
-        byte[] presented = sha256(authorization.substring(7).strip());
-        boolean match = false;
-        for (byte[] digest : digests) {
-            match |= MessageDigest.isEqual(digest, presented);
-        }
-        return match;
+        return match(authorization) != null;
     }
 
-    private static byte[] sha256(String key) {
+    /**
+     * The stored digest the presented key matches, as hex, or {@code null}. The digest names the
+     * caller (e.g. to scope its idempotency keys) without keeping the key itself.
+     *
+     * @param authorization the {@code Authorization} header, or {@code null}
+     */
+    String match(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return null;
+        }
+        byte[] presented = sha256(authorization.substring(7).strip());
+        byte[] matched = null;
+        for (byte[] digest : digests) {
+            if (MessageDigest.isEqual(digest, presented)) {
+                matched = digest; // no early exit: every digest is compared
+            }
+        }
+        return matched == null ? null : HexFormat.of().formatHex(matched);
+    }
+
+    static byte[] sha256(String key) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

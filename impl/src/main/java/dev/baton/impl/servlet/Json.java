@@ -1,6 +1,9 @@
 package dev.baton.impl.servlet;
 
 import dev.baton.exception.FailoverException;
+import dev.baton.impl.config.ConnectionConfig;
+import dev.baton.impl.health.ConnectionHealth;
+import dev.baton.impl.stats.ConnectionStats;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
 import dev.baton.record.SkippedTarget;
@@ -10,7 +13,11 @@ import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 
-/** The endpoint's JSON shapes: OpenAI-style errors and the request record. */
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+
+/** The endpoint's JSON shapes: OpenAI-style errors, the request record and a connection's state. */
 final class Json {
 
     private static final JsonProvider JSON = JsonProvider.provider();
@@ -78,12 +85,53 @@ final class Json {
                 .build();
     }
 
+    /**
+     * A connection as operators see it: configuration that is safe to show (never the key, the base
+     * URL or headers, which may carry credentials), its health now and its counts over the window.
+     */
+    static JsonObject connection(ConnectionConfig config, ConnectionHealth.Snapshot health, ConnectionStats.Window window) {
+        JsonArrayBuilder models = JSON.createArrayBuilder();
+        config.models().forEach(models::add);
+        JsonObjectBuilder failures = JSON.createObjectBuilder();
+        window.failures().forEach((kind, count) -> failures.add(kind.wireName(), count));
+        return JSON.createObjectBuilder()
+                .add("object", "connection")
+                .add("connection", config.name())
+                .add("provider", config.provider())
+                .add("models", models)
+                .add("state", health.rotation())
+                .add("ejected_by", nullable(health.ejectedBy()))
+                .add("eject_reason", nullable(health.ejectReason()))
+                .add("ejected_until", instant(health.ejectedUntil()))
+                .add("probe_due_at", instant(health.probeDueAt()))
+                .add("parked_until", instant(health.parkedUntil()))
+                .add("parked_for", nullable(health.parkCause()))
+                .add("consecutive_failures", health.consecutiveFailures())
+                .add("cool_off_ms", health.coolOff().toMillis())
+                .add("window", JSON.createObjectBuilder()
+                        .add("seconds", window.length().toSeconds())
+                        .add("requests", window.requests())
+                        .add("fallbacks", window.fallbacks())
+                        .add("fallback_rate", BigDecimal.valueOf(window.fallbackRate()).setScale(4, RoundingMode.HALF_UP))
+                        .add("failures", failures))
+                .build();
+    }
+
+    /** {@code {"object": "list", "data": [...]}}, the OpenAI list shape. */
+    static JsonObject list(JsonArrayBuilder data) {
+        return JSON.createObjectBuilder().add("object", "list").add("data", data).build();
+    }
+
     static JsonObjectBuilder object() {
         return JSON.createObjectBuilder();
     }
 
     static JsonArrayBuilder array() {
         return JSON.createArrayBuilder();
+    }
+
+    private static JsonValue instant(Instant instant) {
+        return instant == null ? JsonValue.NULL : JSON.createValue(instant.toString());
     }
 
     private static JsonValue nullable(String s) {

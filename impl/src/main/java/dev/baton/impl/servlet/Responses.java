@@ -3,12 +3,14 @@ package dev.baton.impl.servlet;
 import dev.baton.ChatResponse;
 import dev.baton.ServedBy;
 import dev.baton.exception.FailoverException;
-import jakarta.json.JsonObject;
+import jakarta.json.JsonStructure;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /** Status lines and headers of the endpoint's answers, in one place so every path says the same. */
 final class Responses {
@@ -20,60 +22,88 @@ final class Responses {
 
     /** Headers of a success: the request id and what served, for JSON and streams alike. */
     static void servedBy(HttpServletResponse resp, ServedBy by, String requestId) {
-        resp.setHeader("x-request-id", requestId);
-        resp.setHeader("x-baton-model", by.model());
-        resp.setHeader("x-baton-provider", by.provider());
-        resp.setHeader("x-baton-connection", by.connection());
-        resp.setHeader("x-baton-route", by.position());
-        if (by.routeName() != null) {
-            resp.setHeader("x-baton-route-name", by.routeName());
-        }
+        servedBy(by, requestId).forEach(resp::setHeader);
     }
 
-    /** A served answer's headers; a degraded one has {@code x-baton-degraded: true} instead of served-by headers. */
-    static void success(HttpServletResponse resp, ChatResponse answer) {
-        resp.setStatus(200);
-        resp.setContentType("application/json");
-        resp.setCharacterEncoding("UTF-8");
-        if (answer.degraded()) {
-            resp.setHeader("x-request-id", answer.requestId());
-            resp.setHeader("x-baton-degraded", "true");
-        } else {
-            servedBy(resp, answer.servedBy(), answer.requestId());
+    private static Map<String, String> servedBy(ServedBy by, String requestId) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("x-request-id", requestId);
+        headers.put("x-baton-model", by.model());
+        headers.put("x-baton-provider", by.provider());
+        headers.put("x-baton-connection", by.connection());
+        headers.put("x-baton-route", by.position());
+        if (by.routeName() != null) {
+            headers.put("x-baton-route-name", by.routeName());
         }
+        return headers;
+    }
+
+    /** A served answer; a degraded one has {@code x-baton-degraded: true} instead of served-by headers. */
+    static Answer success(ChatResponse answer) {
+        Map<String, String> headers;
+        if (answer.degraded()) {
+            headers = new LinkedHashMap<>();
+            headers.put("x-request-id", answer.requestId());
+            headers.put("x-baton-degraded", "true");
+        } else {
+            headers = servedBy(answer.servedBy(), answer.requestId());
+        }
+        return new Answer(200, headers, bytes(answer.toJson()));
     }
 
     /**
-     * Sets status and headers for a failure and returns the body. {@code x-should-retry} tells the
-     * official SDKs whether to retry: only when a retry can help, so they do not multiply attempts
-     * Baton already made.
+     * The answer for a failure. {@code x-should-retry} tells the official SDKs whether to retry:
+     * only when a retry can help, so they do not multiply attempts Baton already made.
      */
-    static byte[] failure(HttpServletResponse resp, Throwable error, String fallbackId) {
-        resp.setContentType("application/json");
-        resp.setCharacterEncoding("UTF-8");
+    static Answer failure(Throwable error, String fallbackId) {
+        Map<String, String> headers = new LinkedHashMap<>();
         if (!(error instanceof FailoverException e)) {
             LOG.log(Level.ERROR, "request " + fallbackId + " failed unexpectedly", error);
-            resp.setStatus(500);
-            resp.setHeader("x-request-id", fallbackId);
-            resp.setHeader("x-should-retry", "false");
-            return bytes(Json.error("Internal error; see the server log for request " + fallbackId + ".",
-                    "server_error", "internal_error", null));
+            headers.put("x-request-id", fallbackId);
+            headers.put("x-should-retry", "false");
+            return new Answer(500, headers, bytes(Json.error("Internal error; see the server log for request "
+                    + fallbackId + ".", "server_error", "internal_error", null)));
         }
-        resp.setStatus(e.httpStatus());
-        resp.setHeader("x-request-id", e.requestId().orElse(fallbackId));
-        resp.setHeader("x-should-retry", Boolean.toString(e.retryable()));
-        e.retryAfter().ifPresent(d -> resp.setHeader("retry-after", Long.toString(Math.max(1, (d.toMillis() + 999) / 1000))));
-        return bytes(Json.error(e));
+        headers.put("x-request-id", e.requestId().orElse(fallbackId));
+        headers.put("x-should-retry", Boolean.toString(e.retryable()));
+        e.retryAfter().ifPresent(d -> headers.put("retry-after", Long.toString(Math.max(1, (d.toMillis() + 999) / 1000))));
+        return new Answer(e.httpStatus(), headers, bytes(Json.error(e)));
+    }
+
+    /** A refusal the endpoint makes itself, with a status no {@code RequestRejectedException} has. */
+    static Answer refusal(int status, String type, String code, String param, String message, String requestId) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("x-request-id", requestId);
+        headers.put("x-should-retry", "false");
+        return new Answer(status, headers, bytes(Json.error(message, type, code, param)));
+    }
+
+    /** Sets status and headers for a failure and returns the body. */
+    static byte[] failure(HttpServletResponse resp, Throwable error, String fallbackId) {
+        Answer answer = failure(error, fallbackId);
+        answer.applyTo(resp);
+        return answer.body();
     }
 
     /** A blocking write of a small error, for refusals made before the async cycle starts. */
     static void error(HttpServletResponse resp, FailoverException e, String requestId) throws IOException {
-        byte[] body = failure(resp, e, requestId);
+        write(resp, failure(e, requestId));
+    }
+
+    /** A blocking write of a refusal without a param, before the async cycle starts. */
+    static void refuse(HttpServletResponse resp, int status, String type, String code, String message, String requestId)
+            throws IOException {
+        write(resp, refusal(status, type, code, null, message, requestId));
+    }
+
+    static void write(HttpServletResponse resp, Answer answer) throws IOException {
+        answer.applyTo(resp);
+        byte[] body = answer.body();
         resp.setContentLength(body.length);
         resp.getOutputStream().write(body);
     }
 
-    static void json(HttpServletResponse resp, int status, JsonObject body) throws IOException {
+    static void json(HttpServletResponse resp, int status, JsonStructure body) throws IOException {
         byte[] bytes = bytes(body);
         resp.setStatus(status);
         resp.setContentType("application/json");
@@ -82,7 +112,7 @@ final class Responses {
         resp.getOutputStream().write(bytes);
     }
 
-    private static byte[] bytes(JsonObject json) {
+    private static byte[] bytes(JsonStructure json) {
         return json.toString().getBytes(StandardCharsets.UTF_8);
     }
 }
