@@ -66,7 +66,7 @@ final class OtelObserver implements EngineObserver, HealthListener {
     private static final AttributeKey<String> TRANSITION = AttributeKey.stringKey("baton.transition");
     private static final Map<String, String> GEN_AI_SYSTEMS = Map.of("openai", "openai", "anthropic", "anthropic",
             "azure-openai", "az.ai.openai");
-    private static final List<String> STATES = List.of("healthy", "parked", "ejected", "probing");
+    private static final List<String> STATES = List.of("healthy", "parked", "ejected", "probe_due", "probing");
 
     private final Tracer tracer;
     private final LongCounter requests;
@@ -106,12 +106,11 @@ final class OtelObserver implements EngineObserver, HealthListener {
     /** Reports every connection's state as a gauge: 1 for its current state, 0 for the others. */
     void watch(HealthRegistry health) {
         meter.gaugeBuilder("baton.connection.state").ofLongs().setUnit("1")
-                .setDescription("1 for the connection's current state (healthy, parked, ejected, probing), else 0")
+                .setDescription("1 for the connection's current state (healthy, parked, ejected, probe_due, probing), else 0")
                 .buildWithCallback(gauge -> {
                     for (ConnectionHealth.Snapshot s : health.snapshots()) {
-                        String current = s.parkedUntil() != null && s.state().equals("healthy") ? "parked" : s.state();
                         for (String state : STATES) {
-                            gauge.record(state.equals(current) ? 1 : 0,
+                            gauge.record(state.equals(s.rotation()) ? 1 : 0,
                                     Attributes.of(CONNECTION, s.connection(), STATE, state));
                         }
                     }
