@@ -11,7 +11,6 @@ import dev.baton.impl.config.PolicyResolver;
 import dev.baton.impl.readiness.ReadinessChecks;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
-import jakarta.enterprise.inject.spi.AfterDeploymentValidation;
 import jakarta.enterprise.inject.spi.Annotated;
 import jakarta.enterprise.inject.spi.AnnotatedMethod;
 import jakarta.enterprise.inject.spi.AnnotatedParameter;
@@ -28,15 +27,9 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads Baton's configuration once, when the application deploys, together with every
@@ -54,8 +47,6 @@ public class BatonExtension implements Extension {
     private record Declared(Class<?> type, String member, FailoverPolicy annotation, String route, String site,
                             Method method) {
     }
-
-    private static final Pattern ROUTE_TARGETS = Pattern.compile("baton\\.routes\\.([A-Za-z0-9_-]+)\\.targets");
 
     private final List<Declared> injectionPoints = new ArrayList<>();
     private final List<Declared> annotatedMethods = new ArrayList<>();
@@ -87,39 +78,18 @@ public class BatonExtension implements Extension {
         }
     }
 
-    /** One readiness check per route, when the server offers MicroProfile Health. */
-    void readinessChecks(@Observes AfterBeanDiscovery event) {
-        try {
-            Class.forName("org.eclipse.microprofile.health.HealthCheck", false, BatonExtension.class.getClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
-            return;
-        }
-        ReadinessChecks.register(event, routeNames(ConfigProvider.getConfig()));
-    }
-
-    /** The routes named in configuration; whether each is valid is checked at validation, where a bad one fails the deployment. */
-    private static Set<String> routeNames(Config mp) {
-        Set<String> names = new TreeSet<>();
-        Optional<String> listed = mp.getOptionalValue("baton.routes", String.class).filter(s -> !s.isBlank());
-        if (listed.isPresent()) {
-            Arrays.stream(listed.get().split(",")).map(String::strip).filter(s -> !s.isEmpty()).forEach(names::add);
-            return names;
-        }
-        for (String key : mp.getPropertyNames()) {
-            Matcher m = ROUTE_TARGETS.matcher(key);
-            if (m.matches()) {
-                names.add(m.group(1));
-            }
-        }
-        return names;
-    }
-
-    void validate(@Observes AfterDeploymentValidation event) {
+    /**
+     * Reads and checks everything once every bean and injection point is known, and before
+     * deployment validation: a bad value is a definition error, so the server goes no further with
+     * the application (WildFly, for one, registers an application's health checks during validation
+     * and would keep those of an application that then failed).
+     */
+    void validate(@Observes AfterBeanDiscovery event) {
         Config mp = ConfigProvider.getConfig();
         try {
             config = ConfigLoader.load(mp, BatonChatService.PROVIDERS);
         } catch (FailoverDefinitionException e) {
-            event.addDeploymentProblem(e);
+            event.addDefinitionError(e);
             return;
         }
         PolicyResolver resolver = new PolicyResolver(mp, config);
@@ -143,8 +113,21 @@ public class BatonExtension implements Extension {
         }
         problems.addAll(resolver.problems());
         if (!problems.isEmpty()) {
-            event.addDeploymentProblem(new FailoverDefinitionException(
+            event.addDefinitionError(new FailoverDefinitionException(
                     "Baton failover policies are invalid:\n  - " + String.join("\n  - ", problems)));
+            return;
+        }
+        if (healthApiPresent()) {
+            ReadinessChecks.register(event, config.routes().keySet()); // one readiness check per route
+        }
+    }
+
+    private static boolean healthApiPresent() {
+        try {
+            Class.forName("org.eclipse.microprofile.health.HealthCheck", false, BatonExtension.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
         }
     }
 
