@@ -1,16 +1,13 @@
 package dev.baton.system;
 
-import org.eclipse.microprofile.config.spi.ConfigSource;
-
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The configuration {@link OperationsIT} adds to the sample, in its own deployment: connections
  * that eject after two failures and come back after two seconds, and MicroProfile Telemetry
  * turned on with the logging exporters, so spans and metrics land in the server's log.
  */
-public class OperationsConfig implements ConfigSource {
+public class OperationsConfig extends DeploymentConfig {
 
     private static final Map<String, String> VALUES = Map.ofEntries(
             Map.entry("baton.connections.primary.eject-after", "2"),
@@ -25,23 +22,7 @@ public class OperationsConfig implements ConfigSource {
             Map.entry("otel.metric.export.interval", "500"),
             Map.entry("otel.bsp.schedule.delay", "100"));
 
-    @Override
-    public Set<String> getPropertyNames() {
-        return VALUES.keySet();
-    }
-
-    @Override
-    public String getValue(String propertyName) {
-        return VALUES.get(propertyName);
-    }
-
-    @Override
-    public String getName() {
-        return "baton-operations-tests";
-    }
-
-    @Override
-    public int getOrdinal() {
-        return 150;
+    public OperationsConfig() {
+        super("baton-operations-tests", VALUES);
     }
 }

@@ -28,7 +28,7 @@ class OperationsIT extends ClientSideIT {
     @Deployment(testable = false)
     static WebArchive deployment() {
         return Deployments.sample("baton-it-operations.war")
-                .addClasses(OperationsConfig.class)
+                .addClasses(OperationsConfig.class, DeploymentConfig.class)
                 .addAsServiceProvider(ConfigSource.class, OperationsConfig.class);
     }
 

@@ -66,8 +66,9 @@ class PoliciesIT {
     @Deployment
     static WebArchive deployment() {
         return Deployments.sample("baton-it-policies.war")
-                .addClasses(PoliciesIT.class, Deployments.class, Ports.class, PolicyProbe.class, SystemTestConfig.class)
-                .addAsServiceProvider(ConfigSource.class, SystemTestConfig.class);
+                .addClasses(PoliciesIT.class, Deployments.class, Ports.class, PolicyProbe.class, PoliciesConfig.class,
+                        DeploymentConfig.class)
+                .addAsServiceProvider(ConfigSource.class, PoliciesConfig.class);
     }
 
     private static ChatRequest hello() {

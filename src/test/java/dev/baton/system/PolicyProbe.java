@@ -8,7 +8,7 @@ import dev.baton.Route;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-/** Two identical annotated methods; {@link SystemTestConfig} overrides the second's degraded text. */
+/** Two identical annotated methods; {@link PoliciesConfig} overrides the second's degraded text. */
 @ApplicationScoped
 public class PolicyProbe {
 

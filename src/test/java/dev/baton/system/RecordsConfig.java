@@ -1,15 +1,12 @@
 package dev.baton.system;
 
-import org.eclipse.microprofile.config.spi.ConfigSource;
-
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Turns on the JDBC record store for {@link RecordsIT}'s deployment, on the server's default
  * DataSource: PostgreSQL on the Liberty test server (its server.xml), WildFly's embedded H2.
  */
-public class RecordsConfig implements ConfigSource {
+public class RecordsConfig extends DeploymentConfig {
 
     static final String PREFIX = "baton_it_";
 
@@ -19,23 +16,7 @@ public class RecordsConfig implements ConfigSource {
             // Keep the connections in rotation through the failures the tests provoke.
             "baton.connections.primary.eject-after", "1000");
 
-    @Override
-    public Set<String> getPropertyNames() {
-        return VALUES.keySet();
-    }
-
-    @Override
-    public String getValue(String propertyName) {
-        return VALUES.get(propertyName);
-    }
-
-    @Override
-    public String getName() {
-        return "baton-records-tests";
-    }
-
-    @Override
-    public int getOrdinal() {
-        return 150;
+    public RecordsConfig() {
+        super("baton-records-tests", VALUES);
     }
 }

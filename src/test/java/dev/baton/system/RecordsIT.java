@@ -48,7 +48,7 @@ class RecordsIT {
     @Deployment
     static WebArchive deployment() {
         return Deployments.sample("baton-it-records.war")
-                .addClasses(RecordsIT.class, Deployments.class, Ports.class, RecordsConfig.class)
+                .addClasses(RecordsIT.class, Deployments.class, Ports.class, RecordsConfig.class, DeploymentConfig.class)
                 .addAsServiceProvider(ConfigSource.class, RecordsConfig.class);
     }
 

@@ -1,5 +1,7 @@
 package dev.baton.spi;
 
+import dev.baton.record.RequestRecord;
+
 import java.time.Instant;
 import java.util.Objects;
 
@@ -31,7 +33,7 @@ public record RecordQuery(Instant from, Instant to, String connection, String ou
     }
 
     /** Whether {@code record} is one this query asks for (ignoring the limit). */
-    public boolean matches(dev.baton.record.RequestRecord record) {
+    public boolean matches(RequestRecord record) {
         Objects.requireNonNull(record);
         return (from == null || !record.startedAt().isBefore(from))
                 && (to == null || record.startedAt().isBefore(to))

@@ -1,24 +1,22 @@
 package dev.baton.system;
 
-import org.eclipse.microprofile.config.spi.ConfigSource;
-
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Configuration the in-server policy tests add to the sample's, as a config source of their own
  * deployment only: two connections with local limits, a route over each, and an override of a
  * {@code @FailoverPolicy} value. Every URL points at the simulator the tests start in the server.
  */
-public class SystemTestConfig implements ConfigSource {
+public class PoliciesConfig extends DeploymentConfig {
 
     private static final String MODEL = "gpt-5.4-mini";
 
-    private final Map<String, String> values;
+    public PoliciesConfig() {
+        super("baton-policies-tests", values("http://127.0.0.1:" + Ports.simulator()));
+    }
 
-    public SystemTestConfig() {
-        String sim = "http://127.0.0.1:" + Ports.simulator();
-        values = Map.ofEntries(
+    private static Map<String, String> values(String sim) {
+        return Map.ofEntries(
                 Map.entry("baton.connections.guarded.provider", "openai"),
                 Map.entry("baton.connections.guarded.base-url", sim + "/guarded/v1"),
                 Map.entry("baton.connections.guarded.models", MODEL),
@@ -32,28 +30,9 @@ public class SystemTestConfig implements ConfigSource {
                 // Failing tests share the sample's two connections: keep them in rotation between tests.
                 Map.entry("baton.connections.primary.eject-after", "1000"),
                 Map.entry("baton.connections.standby.eject-after", "1000"),
-                Map.entry(PolicyProbe.class.getName() + "/configured/FailoverPolicy/degraded", PolicyProbe.FROM_CONFIG),
+                Map.entry(PolicyProbe.class.getName() + "/configured/FailoverPolicy/degraded",
+                        PolicyProbe.FROM_CONFIG),
                 // The example of docs/annotations.md §4: the sample's 10 s cut to 2 s.
                 Map.entry("dev.baton.sample.DraftService/draftOrNotice/FailoverPolicy/deadline", "2s"));
-    }
-
-    @Override
-    public Set<String> getPropertyNames() {
-        return values.keySet();
-    }
-
-    @Override
-    public String getValue(String propertyName) {
-        return values.get(propertyName);
-    }
-
-    @Override
-    public String getName() {
-        return "baton-system-tests";
-    }
-
-    @Override
-    public int getOrdinal() {
-        return 150; // above microprofile-config.properties (100), below system properties (400)
     }
 }
