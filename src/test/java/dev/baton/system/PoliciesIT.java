@@ -5,21 +5,25 @@ import dev.baton.ChatResponse;
 import dev.baton.FailoverChatService;
 import dev.baton.Route;
 import dev.baton.exception.UpstreamUnavailableException;
+import dev.baton.impl.cdi.BatonChatService;
 import dev.baton.record.RequestRecord;
 import dev.baton.sample.DraftService;
 import dev.baton.sample.DraftsBean;
 import dev.baton.sample.ResilientDrafts;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulator;
+import jakarta.enterprise.inject.spi.CDI;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -42,6 +46,9 @@ class PoliciesIT {
 
     @Inject
     FailoverChatService chat;
+
+    @Inject
+    BatonChatService service;
 
     @Inject
     DraftService drafts;
@@ -71,6 +78,14 @@ class PoliciesIT {
                 .addAsServiceProvider(ConfigSource.class, PoliciesConfig.class);
     }
 
+    /** Each test starts with every connection in rotation, whatever the one before provoked (a spend limit parks for 15 min). */
+    @AfterEach
+    void restoreConnections() {
+        for (String connection : List.of("primary", "standby")) {
+            service.engine().health().restore(connection);
+        }
+    }
+
     private static ChatRequest hello() {
         return ChatRequest.builder().message("user", "Say hello.").build();
     }
@@ -82,6 +97,18 @@ class PoliciesIT {
 
             assertEquals("demo", answer.servedBy().routeName());
             assertEquals("Hello from primary.", answer.content());
+            assertEquals(1, sim.account("primary").requestCount());
+        }
+    }
+
+    @Test
+    void aProgrammaticLookupBindsTheRouteToo() {
+        try (ProviderSimulator sim = ProviderSimulator.start(Ports.simulator())) {
+            FailoverChatService demo = CDI.current().select(FailoverChatService.class, Route.Literal.of("demo")).get();
+
+            ChatResponse answer = demo.complete(hello());
+
+            assertEquals("demo", answer.servedBy().routeName());
             assertEquals(1, sim.account("primary").requestCount());
         }
     }

@@ -6,6 +6,7 @@ import dev.baton.FailoverChatService;
 import dev.baton.FailoverPolicy;
 import dev.baton.FailureAction;
 import dev.baton.Route;
+import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.exception.UpstreamUnavailableException;
 import dev.baton.testkit.Behavior;
@@ -130,6 +131,19 @@ class PolicyBindingCdiTest {
             RequestRejectedException wrong = assertThrows(RequestRejectedException.class,
                     () -> drafts.drafts().complete(ChatRequest.of("m", "hi")));
             assertTrue(wrong.getMessage().contains("bound to the route `drafts`"), wrong.getMessage());
+        }
+    }
+
+    @Test
+    void aProgrammaticLookupNamesItsRouteWithALiteral() {
+        try (WeldContainer container = weld().initialize()) {
+            FailoverChatService drafts = container.select(FailoverChatService.class, Route.Literal.of("drafts")).get();
+            assertEquals("drafts", drafts.complete(ChatRequest.builder().message("user", "hi").build())
+                    .servedBy().routeName());
+
+            var unknown = container.select(FailoverChatService.class, Route.Literal.of("nowhere"));
+            FailoverDefinitionException e = assertThrows(FailoverDefinitionException.class, unknown::get);
+            assertTrue(e.getMessage().contains("@Route(\"nowhere\"): no such route"), e.getMessage());
         }
     }
 
