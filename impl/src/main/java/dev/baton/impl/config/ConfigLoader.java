@@ -406,13 +406,7 @@ public final class ConfigLoader {
                 }
             }
         }
-        String degraded = read(p + "degraded", raw -> {
-            if (raw.length() > RoutePolicy.MAX_DEGRADED_LENGTH) {
-                throw new IllegalArgumentException("must be at most " + RoutePolicy.MAX_DEGRADED_LENGTH
-                        + " characters but has " + raw.length());
-            }
-            return raw;
-        }).orElse(base.degraded());
+        String degraded = read(p + "degraded", ConfigLoader::degradedText).orElse(base.degraded());
         return new RoutePolicy(deadline, attempt, firstToken, idle, retries, backoff, backoffMax, actions, degraded);
     }
 
@@ -523,29 +517,44 @@ public final class ConfigLoader {
     }
 
     private int integer(String key, int defaultValue, int min, int max) {
-        return read(key, raw -> {
-            int value;
-            try {
-                value = Integer.parseInt(raw.strip());
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + raw + "' is not a whole number");
-            }
-            if (value < min || value > max) {
-                throw new IllegalArgumentException("must be between " + min + " and " + max + " but was " + value);
-            }
-            return value;
-        }).orElse(defaultValue);
+        return read(key, raw -> wholeNumber(raw, min, max)).orElse(defaultValue);
     }
 
     private Duration duration(String key, Duration defaultValue, Duration min, Duration max) {
-        return read(key, raw -> {
-            Duration value = Durations.parse(raw);
-            if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-                throw new IllegalArgumentException("must be between " + Durations.format(min) + " and "
-                        + Durations.format(max) + " but was " + raw.strip());
-            }
-            return value;
-        }).orElse(defaultValue);
+        return read(key, raw -> duration(raw, min, max)).orElse(defaultValue);
+    }
+
+    /** Parses a whole number in {@code [min, max]}; the exception's message is the problem to report. */
+    static int wholeNumber(String raw, int min, int max) {
+        int value;
+        try {
+            value = Integer.parseInt(raw.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + raw + "' is not a whole number");
+        }
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("must be between " + min + " and " + max + " but was " + value);
+        }
+        return value;
+    }
+
+    /** Parses a duration in {@code [min, max]}; the exception's message is the problem to report. */
+    static Duration duration(String raw, Duration min, Duration max) {
+        Duration value = Durations.parse(raw);
+        if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            throw new IllegalArgumentException("must be between " + Durations.format(min) + " and "
+                    + Durations.format(max) + " but was " + raw.strip());
+        }
+        return value;
+    }
+
+    /** A degraded answer's text, at most {@link RoutePolicy#MAX_DEGRADED_LENGTH} characters. */
+    static String degradedText(String raw) {
+        if (raw.length() > RoutePolicy.MAX_DEGRADED_LENGTH) {
+            throw new IllegalArgumentException("must be at most " + RoutePolicy.MAX_DEGRADED_LENGTH
+                    + " characters but has " + raw.length());
+        }
+        return raw;
     }
 
     private <E extends Enum<E>> E enumValue(String key, String raw, Class<E> type) {

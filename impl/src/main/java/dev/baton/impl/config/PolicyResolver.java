@@ -57,7 +57,7 @@ public final class PolicyResolver {
         Duration firstToken = site.duration("firstTokenTimeout", annotation.firstTokenTimeout(), Duration.ofMillis(1), MAX_TIMEOUT);
         Duration idle = site.duration("streamIdleTimeout", annotation.streamIdleTimeout(), Duration.ofMillis(1), MAX_TIMEOUT);
         Integer retries = site.read("sameTargetRetries", annotation.sameTargetRetries() == -1 ? null
-                : String.valueOf(annotation.sameTargetRetries()), raw -> wholeNumber(raw, 0, 3));
+                : String.valueOf(annotation.sameTargetRetries()), raw -> ConfigLoader.wholeNumber(raw, 0, 3));
         Duration backoff = site.duration("retryBackoff", annotation.retryBackoff(), Duration.ZERO, Duration.ofMinutes(1));
         Duration backoffMax = site.duration("retryBackoffMax", annotation.retryBackoffMax(), Duration.ZERO, Duration.ofMinutes(5));
         Map<FailureKind, FailureAction> actions = new EnumMap<>(FailureKind.class);
@@ -70,7 +70,7 @@ public final class PolicyResolver {
         });
         List<String> fallbacks = site.read("fallbacks", annotation.fallbacks().length == 0 ? null
                 : String.join(",", annotation.fallbacks()), this::fallbacks);
-        String degraded = site.read("degraded", annotation.degraded(), PolicyResolver::degradedText);
+        String degraded = site.read("degraded", annotation.degraded(), ConfigLoader::degradedText);
         return new PolicyOverride(deadline, attempt, firstToken, idle, retries, backoff, backoffMax, actions,
                 fallbacks == null ? List.of() : fallbacks, degraded, site.origin());
     }
@@ -97,14 +97,7 @@ public final class PolicyResolver {
         }
 
         Duration duration(String param, String annotated, Duration min, Duration max) {
-            return read(param, annotated, raw -> {
-                Duration d = Durations.parse(raw);
-                if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-                    throw new IllegalArgumentException("must be between " + Durations.format(min) + " and "
-                            + Durations.format(max) + " but was " + raw.strip());
-                }
-                return d;
-            });
+            return read(param, annotated, raw -> ConfigLoader.duration(raw, min, max));
         }
 
         /**
@@ -201,27 +194,6 @@ public final class PolicyResolver {
             throw new IllegalArgumentException("'" + raw + "' names a model twice");
         }
         return models;
-    }
-
-    private static String degradedText(String raw) {
-        if (raw.length() > RoutePolicy.MAX_DEGRADED_LENGTH) {
-            throw new IllegalArgumentException("must be at most " + RoutePolicy.MAX_DEGRADED_LENGTH
-                    + " characters but has " + raw.length());
-        }
-        return raw;
-    }
-
-    private static Integer wholeNumber(String raw, int min, int max) {
-        int value;
-        try {
-            value = Integer.parseInt(raw.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + raw + "' is not a whole number");
-        }
-        if (value < min || value > max) {
-            throw new IllegalArgumentException("must be between " + min + " and " + max + " but was " + value);
-        }
-        return value;
     }
 
     private static Boolean bool(String raw) {
