@@ -63,6 +63,7 @@ public class BatonChatService implements FailoverChatService {
     private FailoverEngine engine;
     private RecordStore store;
     private ConnectionStats stats;
+    private TransactionCheck transactions;
 
     @PostConstruct
     void start() {
@@ -73,6 +74,7 @@ public class BatonChatService implements FailoverChatService {
                 .build();
         Redactor redactor = Redactor.forConnections(config.connections());
         Telemetry telemetry = Telemetry.fromServer();
+        transactions = TransactionCheck.lookUp();
         store = recordStore(config);
         stats = new ConnectionStats(Clock.systemUTC());
         engine = new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor),
@@ -155,6 +157,11 @@ public class BatonChatService implements FailoverChatService {
     @Override
     public Optional<RequestRecord> findRecord(String requestId) {
         return engine.findRecord(requestId);
+    }
+
+    /** Warns about blocking calls made inside a transaction. */
+    TransactionCheck transactions() {
+        return transactions;
     }
 
     /** Where records go: in memory, or through the JDBC store. */

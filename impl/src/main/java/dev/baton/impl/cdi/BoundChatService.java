@@ -42,7 +42,7 @@ final class BoundChatService implements FailoverChatService {
 
     @Override
     public ChatResponse complete(ChatRequest request) {
-        TransactionCheck.warnIfActive(site);
+        service.transactions().warnIfActive(site);
         return service.complete(bind(request), policy());
     }
 

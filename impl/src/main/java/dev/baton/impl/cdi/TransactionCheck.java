@@ -16,38 +16,40 @@ import java.util.concurrent.ConcurrentHashMap;
 final class TransactionCheck {
 
     private static final System.Logger LOG = System.getLogger(TransactionCheck.class.getName());
-    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
-    private static volatile Object registry; // the TransactionSynchronizationRegistry, once found
+    /** Where there is no JTA (Weld SE, a servlet container): nothing to warn about. */
+    static final TransactionCheck NONE = new TransactionCheck(null);
 
-    private TransactionCheck() {
+    private final Object registry; // a TransactionSynchronizationRegistry; Object so this loads without JTA
+    private final Set<String> warned = ConcurrentHashMap.newKeySet();
+
+    private TransactionCheck(Object registry) {
+        this.registry = registry;
     }
 
-    static void warnIfActive(String site) {
+    /**
+     * Looks the registry up once. Call it on a thread the container manages (the application's
+     * start): later calls may come from threads where {@code java:comp} cannot be read, and the
+     * registry itself answers for whichever thread asks.
+     */
+    static TransactionCheck lookUp() {
         try {
-            if (WARNED.contains(site) || !active()) {
-                return;
-            }
-        } catch (LinkageError e) { // no JTA API in this runtime
+            Object registry = new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry");
+            return registry instanceof TransactionSynchronizationRegistry ? new TransactionCheck(registry) : NONE;
+        } catch (NamingException | RuntimeException | LinkageError e) {
+            return NONE;
+        }
+    }
+
+    void warnIfActive(String site) {
+        if (registry == null || warned.contains(site)
+                || ((TransactionSynchronizationRegistry) registry).getTransactionStatus() != Status.STATUS_ACTIVE) {
             return;
         }
-        if (WARNED.add(site)) {
+        if (warned.add(site)) {
             LOG.log(System.Logger.Level.WARNING, "FailoverChatService.complete (injected at " + site + ") was called"
                     + " inside an active transaction, which stays open while Baton waits and fails over, up to the"
                     + " route's deadline. Call it outside the transaction, e.g. from a method with"
                     + " @TransactionAttribute(NOT_SUPPORTED) or @Transactional(NOT_SUPPORTED). Warned once per injection point.");
         }
-    }
-
-    private static boolean active() {
-        Object r = registry;
-        if (r == null) {
-            try {
-                r = new InitialContext().lookup("java:comp/TransactionSynchronizationRegistry");
-                registry = r;
-            } catch (NamingException | RuntimeException e) {
-                return false; // no JTA on this thread (Weld SE, a thread the container does not manage)
-            }
-        }
-        return r instanceof TransactionSynchronizationRegistry tsr && tsr.getTransactionStatus() == Status.STATUS_ACTIVE;
     }
 }

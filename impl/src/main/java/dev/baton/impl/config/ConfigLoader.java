@@ -384,18 +384,7 @@ public final class ConfigLoader {
         Duration backoffMax = duration(p + "retry-backoff-max", base.retryBackoffMax(), Duration.ZERO, Duration.ofMinutes(5));
         Map<FailureKind, FailureAction> actions = new EnumMap<>(base.actions());
         for (FailureKind kind : FailureKind.values()) {
-            String key = p + "on." + kind.wireName();
-            Optional<String> raw = string(key);
-            if (raw.isEmpty()) {
-                continue;
-            }
-            FailureAction action = enumValue(key, raw.get(), FailureAction.class);
-            if (action == FailureAction.RETRY && !RoutePolicy.RETRYABLE_KINDS.contains(kind)) {
-                problems.add(key + ": '" + raw.get() + "' is not allowed: a " + kind.wireName()
-                        + " failure is never retried on the same target; use failover or stop" + source(key));
-            } else if (action != null) {
-                actions.put(kind, action);
-            }
+            read(p + "on." + kind.wireName(), raw -> action(raw, kind)).ifPresent(a -> actions.put(kind, a));
         }
         for (String key : keys) {
             if (key.startsWith(p + "on.")) {
@@ -548,6 +537,21 @@ public final class ConfigLoader {
         return value;
     }
 
+    /** An action for {@code kind}; {@code retry} only where a second try on the same target can help. */
+    static FailureAction action(String raw, FailureKind kind) {
+        FailureAction action;
+        try {
+            action = FailureAction.valueOf(raw.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + raw + "' is not one of [retry, failover, stop]");
+        }
+        if (action == FailureAction.RETRY && !RoutePolicy.RETRYABLE_KINDS.contains(kind)) {
+            throw new IllegalArgumentException("'" + raw + "' is not allowed: a " + kind.wireName()
+                    + " failure is never retried on the same target; use failover or stop");
+        }
+        return action;
+    }
+
     /** A degraded answer's text, at most {@link RoutePolicy#MAX_DEGRADED_LENGTH} characters. */
     static String degradedText(String raw) {
         if (raw.length() > RoutePolicy.MAX_DEGRADED_LENGTH) {
@@ -557,15 +561,6 @@ public final class ConfigLoader {
         return raw;
     }
 
-    private <E extends Enum<E>> E enumValue(String key, String raw, Class<E> type) {
-        try {
-            return Enum.valueOf(type, raw.strip().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            problems.add(key + ": '" + raw + "' is not one of " + Arrays.stream(type.getEnumConstants())
-                    .map(c -> c.name().toLowerCase(Locale.ROOT)).toList() + source(key));
-            return null;
-        }
-    }
 
     private <T> Optional<T> read(String key, Function<String, T> parse) {
         Optional<String> raw;

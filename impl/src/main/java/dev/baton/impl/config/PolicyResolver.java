@@ -63,7 +63,7 @@ public final class PolicyResolver {
         Map<FailureKind, FailureAction> actions = new EnumMap<>(FailureKind.class);
         ACTION_PARAMS.forEach((param, kind) -> {
             FailureAction action = site.read(param, annotatedAction(annotation, kind, site, param),
-                    raw -> action(raw, kind));
+                    raw -> ConfigLoader.action(raw, kind));
             if (action != null) {
                 actions.put(kind, action);
             }
@@ -158,24 +158,6 @@ public final class PolicyResolver {
             return null;
         }
         return given.length == 0 ? null : given[0].name();
-    }
-
-    private static FailureAction action(String raw, FailureKind kind) {
-        FailureAction action;
-        try {
-            action = FailureAction.valueOf(raw.strip().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("'" + raw + "' is not one of [retry, failover, stop]");
-        }
-        if (action == FailureAction.RETRY && !RoutePolicy.RETRYABLE_KINDS.contains(kind)) {
-            throw new IllegalArgumentException(notRetryable(kind));
-        }
-        return action;
-    }
-
-    private static String notRetryable(FailureKind kind) {
-        return "retry is not allowed: a " + kind.wireName()
-                + " failure is never retried on the same target; use failover or stop";
     }
 
     private List<String> fallbacks(String raw) {

@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * One request on its way through the chain: the attempt, classify, act, answer and record stages.
@@ -401,7 +402,7 @@ abstract class Execution {
     }
 
     /** Runs an observer callback; an observer's bug never fails a request. */
-    private <T> T observe(java.util.function.Supplier<T> callback) {
+    private <T> T observe(Supplier<T> callback) {
         try {
             return callback.get();
         } catch (RuntimeException e) {

@@ -123,16 +123,21 @@ public final class ConnectionHealth {
                 return; // an attempt that started before the operator's ejection must not undo it
             }
             restored = state != State.HEALTHY;
-            state = State.HEALTHY;
-            consecutiveFailures = 0;
-            consecutiveCredentialFailures = 0;
-            coolOff = policy.coolOff();
-            ejectedBy = null;
-            ejectReason = null;
+            backInRotation();
         }
         if (restored) {
             listener.restored(connection);
         }
+    }
+
+    /** Healthy, no failures counted, the first cool-off again. Called holding the lock. */
+    private void backInRotation() {
+        state = State.HEALTHY;
+        consecutiveFailures = 0;
+        consecutiveCredentialFailures = 0;
+        coolOff = policy.coolOff();
+        ejectedBy = null;
+        ejectReason = null;
     }
 
     /**
@@ -166,12 +171,7 @@ public final class ConnectionHealth {
         synchronized (this) {
             Instant now = clock.instant();
             wasOut = state != State.HEALTHY || (parkedUntil != null && now.isBefore(parkedUntil));
-            state = State.HEALTHY;
-            consecutiveFailures = 0;
-            consecutiveCredentialFailures = 0;
-            coolOff = policy.coolOff();
-            ejectedBy = null;
-            ejectReason = null;
+            backInRotation();
             parkedUntil = null;
             parkCause = null;
             notServedUntil.clear();

@@ -10,19 +10,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.Bean;
 import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.enterprise.inject.spi.DefinitionException;
-import org.eclipse.microprofile.config.ConfigProvider;
-import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 import org.jboss.weld.environment.se.Weld;
 import org.jboss.weld.environment.se.WeldContainer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -43,27 +37,18 @@ class BatonCdiTest {
     @RegisterExtension
     static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
 
-    private final List<String> properties = new ArrayList<>();
+    @RegisterExtension
+    final ConfigProperties config = new ConfigProperties();
 
-    @BeforeEach
-    void freshConfig() {
-        releaseConfig();
-    }
 
-    @AfterEach
-    void clearConfig() {
-        properties.forEach(System::clearProperty);
-        properties.clear();
-        releaseConfig();
-    }
 
     @Test
     void theServiceIsAnApplicationScopedBeanThatServesOverHttp() {
-        set("baton.connections.sim.provider", "openai");
-        set("baton.connections.sim.base-url", sim.baseUrl("sim"));
-        set("baton.connections.sim.api-key", API_KEY);
-        set("baton.connections.sim.models", "m");
-        set("baton.routes.chat.targets", "sim/m");
+        config.set("baton.connections.sim.provider", "openai");
+        config.set("baton.connections.sim.base-url", sim.baseUrl("sim"));
+        config.set("baton.connections.sim.api-key", API_KEY);
+        config.set("baton.connections.sim.models", "m");
+        config.set("baton.routes.chat.targets", "sim/m");
 
         try (WeldContainer container = weld().initialize()) {
             FailoverChatService service = container.select(FailoverChatService.class).get();
@@ -85,10 +70,10 @@ class BatonCdiTest {
 
     @Test
     void aWrongConfigurationFailsTheDeploymentNamingTheKey() {
-        set("baton.connections.sim.provider", "openai");
-        set("baton.connections.sim.models", "m");
-        set("baton.connections.sim.base-url", "http://example.com/v1");
-        set("baton.routes.chat.same-target-retries", "7");
+        config.set("baton.connections.sim.provider", "openai");
+        config.set("baton.connections.sim.models", "m");
+        config.set("baton.connections.sim.base-url", "http://example.com/v1");
+        config.set("baton.routes.chat.same-target-retries", "7");
 
         String message = deploymentFailure();
 
@@ -112,13 +97,13 @@ class BatonCdiTest {
 
     @Test
     void theApiKeyNeverAppearsInADeploymentFailure() {
-        set("baton.connections.sim.provider", "openai");
-        set("baton.connections.sim.api-key", API_KEY);
+        config.set("baton.connections.sim.provider", "openai");
+        config.set("baton.connections.sim.api-key", API_KEY);
         // The key pasted into the URL as well: the loader must name the host, never echo the URL.
-        set("baton.connections.sim.base-url", "https://" + API_KEY + "@api.example.com/v1");
-        set("baton.connections.sim.models", "m");
-        set("baton.connections.sim.eject-after", "0");
-        set("baton.routes.chat.targets", "sim/m");
+        config.set("baton.connections.sim.base-url", "https://" + API_KEY + "@api.example.com/v1");
+        config.set("baton.connections.sim.models", "m");
+        config.set("baton.connections.sim.eject-after", "0");
+        config.set("baton.routes.chat.targets", "sim/m");
 
         String message = deploymentFailure();
 
@@ -165,12 +150,5 @@ class BatonCdiTest {
         }
     }
 
-    private void set(String key, String value) {
-        System.setProperty(key, value);
-        properties.add(key);
-    }
 
-    static void releaseConfig() {
-        ConfigProviderResolver.instance().releaseConfig(ConfigProvider.getConfig());
-    }
 }

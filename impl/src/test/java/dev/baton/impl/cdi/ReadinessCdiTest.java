@@ -11,12 +11,10 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 import org.jboss.weld.environment.se.WeldContainer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,27 +29,22 @@ class ReadinessCdiTest {
     @RegisterExtension
     static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
 
-    private final List<String> properties = new ArrayList<>();
+    @RegisterExtension
+    final ConfigProperties config = new ConfigProperties();
 
     @BeforeEach
     void configure() {
-        BatonCdiTest.releaseConfig();
         for (String name : List.of("a", "b")) {
-            set("baton.connections." + name + ".provider", "openai");
-            set("baton.connections." + name + ".base-url", sim.baseUrl(name));
-            set("baton.connections." + name + ".models", "m");
-            set("baton.connections." + name + ".eject-after", "1");
-            set("baton.connections." + name + ".cool-off", "10m");
+            config.set("baton.connections." + name + ".provider", "openai");
+            config.set("baton.connections." + name + ".base-url", sim.baseUrl(name));
+            config.set("baton.connections." + name + ".models", "m");
+            config.set("baton.connections." + name + ".eject-after", "1");
+            config.set("baton.connections." + name + ".cool-off", "10m");
         }
-        set("baton.routes.both.targets", "a/m,b/m");
-        set("baton.routes.only-a.targets", "a/m");
+        config.set("baton.routes.both.targets", "a/m,b/m");
+        config.set("baton.routes.only-a.targets", "a/m");
     }
 
-    @AfterEach
-    void clear() {
-        properties.forEach(System::clearProperty);
-        BatonCdiTest.releaseConfig();
-    }
 
     @Test
     void aRouteIsReadyWhileOneOfItsConnectionsCanBeTried() {
@@ -92,8 +85,4 @@ class ReadinessCdiTest {
         return byName;
     }
 
-    private void set(String key, String value) {
-        System.setProperty(key, value);
-        properties.add(key);
-    }
 }
