@@ -77,6 +77,14 @@ public @interface FailoverPolicy {
     @Nonbinding
     String retryBackoffMax() default "";
 
+    /**
+     * The longest the request waits for a rate-limited target's Retry-After or a backoff before
+     * trying it again; a longer wait is never taken (the request moves on, or fails at once with a
+     * Retry-After). A duration, 0–1m. Empty: the route's (2s unless configured).
+     */
+    @Nonbinding
+    String maxWait() default "";
+
     /** The action for {@link FailureKind#CONNECTION}; at most one. Empty: the route's ({@code retry} unless configured). */
     @Nonbinding
     FailureAction[] onConnection() default {};
@@ -89,7 +97,7 @@ public @interface FailoverPolicy {
     @Nonbinding
     FailureAction[] onRateLimit() default {};
 
-    /** The action for {@link FailureKind#SPEND_LIMIT}: not {@code retry}. Empty: the route's ({@code stop}). */
+    /** The action for {@link FailureKind#SPEND_LIMIT}: not {@code retry}. Empty: the route's ({@code failover}). */
     @Nonbinding
     FailureAction[] onSpendLimit() default {};
 

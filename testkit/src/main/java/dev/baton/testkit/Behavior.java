@@ -275,8 +275,21 @@ public final class Behavior {
     public static Behavior usageLimitReached() {
         return anthropicOnly("usage_limit_reached", "usageLimitReached()", new ApiError(400, "invalid_request_error",
                 null, null, model -> "You have reached your specified API usage limits. You will regain access on "
-                        + LocalDate.now(ZoneOffset.UTC).withDayOfMonth(1).plusMonths(1) + " at 00:00 UTC.",
-                null));
+                        + firstOfNextMonth() + " at 00:00 UTC.", null));
+    }
+
+    /**
+     * Anthropic only: 400 {@code invalid_request_error} "You have reached your specified workspace API usage limits.
+     * You will regain access on …": the limit an organisation set on one workspace.
+     */
+    public static Behavior workspaceUsageLimitReached() {
+        return anthropicOnly("workspace_usage_limit_reached", "workspaceUsageLimitReached()", new ApiError(400,
+                "invalid_request_error", null, null, model -> "You have reached your specified workspace API usage"
+                        + " limits. You will regain access on " + firstOfNextMonth() + " at 00:00 UTC.", null));
+    }
+
+    private static LocalDate firstOfNextMonth() {
+        return LocalDate.now(ZoneOffset.UTC).withDayOfMonth(1).plusMonths(1);
     }
 
     /** 503 {@code service_unavailable_error}/{@code server_is_overloaded} (OpenAI); 529 {@code overloaded_error}. */

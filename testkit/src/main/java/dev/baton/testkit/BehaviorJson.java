@@ -55,6 +55,7 @@ final class BehaviorJson {
             entry("billing_error", f -> Behavior.billingError()),
             entry("enforced_spend_limit", f -> Behavior.enforcedSpendLimit()),
             entry("usage_limit_reached", f -> Behavior.usageLimitReached()),
+            entry("workspace_usage_limit_reached", f -> Behavior.workspaceUsageLimitReached()),
             entry("overloaded", f -> Behavior.overloaded()),
             entry("server_error", f -> Behavior.serverError()),
             entry("bad_gateway", f -> Behavior.badGateway()),

@@ -37,7 +37,8 @@ class AnthropicErrorsTest {
                 arguments(Behavior.modelNotFound(), 404, "not_found_error"),
                 arguments(Behavior.billingError(), 402, "billing_error"),
                 arguments(Behavior.enforcedSpendLimit(), 429, "rate_limit_error"),
-                arguments(Behavior.usageLimitReached(), 400, "invalid_request_error"));
+                arguments(Behavior.usageLimitReached(), 400, "invalid_request_error"),
+                arguments(Behavior.workspaceUsageLimitReached(), 400, "invalid_request_error"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -60,12 +61,15 @@ class AnthropicErrorsTest {
     @Test
     void messagesSayWhatAnthropicSays() throws Exception {
         sim.account("a").enqueue(Behavior.contextLengthExceeded(), Behavior.modelNotFound(),
-                Behavior.usageLimitReached(), Behavior.invalidRequest("Input should be at most 1", "temperature"));
+                Behavior.usageLimitReached(), Behavior.workspaceUsageLimitReached(),
+                Behavior.invalidRequest("Input should be at most 1", "temperature"));
 
         assertTrue(message().startsWith("prompt is too long: "));
         assertEquals("model: claude-sonnet-4-5", message());
         assertTrue(message().matches("You have reached your specified API usage limits\\. You will regain access on"
                 + " \\d{4}-\\d{2}-01 at 00:00 UTC\\."));
+        assertTrue(message().matches("You have reached your specified workspace API usage limits\\. You will regain"
+                + " access on \\d{4}-\\d{2}-01 at 00:00 UTC\\."));
         assertEquals("temperature: Input should be at most 1", message());
     }
 

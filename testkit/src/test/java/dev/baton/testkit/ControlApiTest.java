@@ -75,6 +75,7 @@ class ControlApiTest {
                   {"type":"billing_error"},
                   {"type":"enforced_spend_limit"},
                   {"type":"usage_limit_reached"},
+                  {"type":"workspace_usage_limit_reached"},
                   {"type":"anthropic_error","status":413,"error_type":"request_too_large","message":"too big"}
                 ]}""");
 
@@ -89,6 +90,8 @@ class ControlApiTest {
         assertEquals(402, client.message(sim.baseUrl("a"), "claude-sonnet-4-5").statusCode());
         assertEquals(429, client.message(sim.baseUrl("a"), "claude-sonnet-4-5").statusCode());
         assertEquals(400, client.message(sim.baseUrl("a"), "claude-sonnet-4-5").statusCode());
+        assertTrue(Client.json(client.message(sim.baseUrl("a"), "claude-sonnet-4-5").body()).getJsonObject("error")
+                .getString("message").startsWith("You have reached your specified workspace API usage limits"));
         assertEquals(413, client.message(sim.baseUrl("a"), "claude-sonnet-4-5").statusCode());
     }
 

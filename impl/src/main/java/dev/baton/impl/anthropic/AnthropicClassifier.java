@@ -2,6 +2,8 @@ package dev.baton.impl.anthropic;
 
 import dev.baton.FailureKind;
 
+import java.util.List;
+
 /**
  * The Anthropic failure table: {@code (status, error.type, error.details.error_code)} to a
  * {@link FailureKind}. A pure function: no I/O, no clock, no logging. Rules are in precedence
@@ -14,8 +16,9 @@ public final class AnthropicClassifier {
     /** {@code error.details.error_code} of a 429 for the tier's monthly spend cap (no retry-after). */
     static final String ENFORCED_SPEND_LIMIT = "enforced_spend_limit_reached";
 
-    /** The message of a 400 for a spend limit the account set for itself. */
-    static final String SELF_SET_USAGE_LIMIT = "You have reached your specified API usage limits";
+    /** How the message of a 400 for a usage limit set on the organisation, or on one workspace, begins. */
+    static final List<String> SELF_SET_USAGE_LIMITS = List.of("You have reached your specified API usage limits",
+            "You have reached your specified workspace API usage limits");
 
     private AnthropicClassifier() {
     }
@@ -44,8 +47,8 @@ public final class AnthropicClassifier {
         if (status == 402 || "billing_error".equals(type)) {
             return FailureKind.SPEND_LIMIT;
         }
-        // spend_limit: 400 for a usage limit the account set itself; only the message says so.
-        if (status == 400 && message != null && message.contains(SELF_SET_USAGE_LIMIT)) {
+        // spend_limit: 400 for a usage limit set on the organisation or a workspace; only the message says so.
+        if (status == 400 && message != null && SELF_SET_USAGE_LIMITS.stream().anyMatch(message::startsWith)) {
             return FailureKind.SPEND_LIMIT;
         }
         // rate_limit: every other 429 rate_limit_error (with or without retry-after; acceleration limits too).

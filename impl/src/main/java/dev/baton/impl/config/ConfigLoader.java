@@ -47,7 +47,7 @@ public final class ConfigLoader {
     /** An Azure deployment name: one URL path segment. */
     private static final Pattern DEPLOYMENT = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Set<String> POLICY_KEYS = Set.of("deadline", "attempt-timeout", "first-token-timeout",
-            "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max", "degraded");
+            "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max", "max-wait", "degraded");
     private static final Set<String> GLOBAL_KEYS = Set.of("baton.retry-budget.percent",
             "baton.retry-budget.min-per-second", "baton.retry-budget.window", "baton.records.capacity",
             "baton.records.store", "baton.records.datasource", "baton.records.queue-capacity", "baton.records.retention",
@@ -382,6 +382,7 @@ public final class ConfigLoader {
         int retries = integer(p + "same-target-retries", base.sameTargetRetries(), 0, 3);
         Duration backoff = duration(p + "retry-backoff", base.retryBackoff(), Duration.ZERO, Duration.ofMinutes(1));
         Duration backoffMax = duration(p + "retry-backoff-max", base.retryBackoffMax(), Duration.ZERO, Duration.ofMinutes(5));
+        Duration maxWait = duration(p + "max-wait", base.maxWait(), Duration.ZERO, RoutePolicy.MAX_MAX_WAIT);
         Map<FailureKind, FailureAction> actions = new EnumMap<>(base.actions());
         for (FailureKind kind : FailureKind.values()) {
             read(p + "on." + kind.wireName(), raw -> action(raw, kind)).ifPresent(a -> actions.put(kind, a));
@@ -396,7 +397,8 @@ public final class ConfigLoader {
             }
         }
         String degraded = read(p + "degraded", ConfigLoader::degradedText).orElse(base.degraded());
-        return new RoutePolicy(deadline, attempt, firstToken, idle, retries, backoff, backoffMax, actions, degraded);
+        return new RoutePolicy(deadline, attempt, firstToken, idle, retries, backoff, backoffMax, maxWait, actions,
+                degraded);
     }
 
     private record Rate(int permits, Duration window) {

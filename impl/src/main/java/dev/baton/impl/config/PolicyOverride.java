@@ -16,11 +16,11 @@ import java.util.Map;
  */
 public record PolicyOverride(Duration deadline, Duration attemptTimeout, Duration firstTokenTimeout,
                              Duration streamIdleTimeout, Integer sameTargetRetries, Duration retryBackoff,
-                             Duration retryBackoffMax, Map<FailureKind, FailureAction> actions,
+                             Duration retryBackoffMax, Duration maxWait, Map<FailureKind, FailureAction> actions,
                              List<String> fallbacks, String degraded, String origin) {
 
     /** Changes nothing. */
-    public static final PolicyOverride NONE = new PolicyOverride(null, null, null, null, null, null, null, Map.of(),
+    public static final PolicyOverride NONE = new PolicyOverride(null, null, null, null, null, null, null, null, Map.of(),
             List.of(), null, "the configured route policy");
 
     public PolicyOverride {

@@ -60,6 +60,7 @@ public final class PolicyResolver {
                 : String.valueOf(annotation.sameTargetRetries()), raw -> ConfigLoader.wholeNumber(raw, 0, 3));
         Duration backoff = site.duration("retryBackoff", annotation.retryBackoff(), Duration.ZERO, Duration.ofMinutes(1));
         Duration backoffMax = site.duration("retryBackoffMax", annotation.retryBackoffMax(), Duration.ZERO, Duration.ofMinutes(5));
+        Duration maxWait = site.duration("maxWait", annotation.maxWait(), Duration.ZERO, RoutePolicy.MAX_MAX_WAIT);
         Map<FailureKind, FailureAction> actions = new EnumMap<>(FailureKind.class);
         ACTION_PARAMS.forEach((param, kind) -> {
             FailureAction action = site.read(param, annotatedAction(annotation, kind, site, param),
@@ -71,7 +72,7 @@ public final class PolicyResolver {
         List<String> fallbacks = site.read("fallbacks", annotation.fallbacks().length == 0 ? null
                 : String.join(",", annotation.fallbacks()), this::fallbacks);
         String degraded = site.read("degraded", annotation.degraded(), ConfigLoader::degradedText);
-        return new PolicyOverride(deadline, attempt, firstToken, idle, retries, backoff, backoffMax, actions,
+        return new PolicyOverride(deadline, attempt, firstToken, idle, retries, backoff, backoffMax, maxWait, actions,
                 fallbacks == null ? List.of() : fallbacks, degraded, site.origin());
     }
 

@@ -18,16 +18,22 @@ import java.util.Set;
  * @param sameTargetRetries retries on the same target for kinds whose action is {@code retry}, 0–3 (default 1)
  * @param retryBackoff      the full-jitter base: retry n waits random(0, min(max, base·2ⁿ)) (default 200 ms)
  * @param retryBackoffMax   the full-jitter cap (default 2 s)
+ * @param maxWait           the longest wait for a rate-limited target or a provider's Retry-After; a longer
+ *                          wait is never taken: the request moves on or answers at once (default 2 s)
  * @param actions           the action for every failure kind
  * @param degraded          the text answered when no target could serve, or {@code null} for none (default)
  */
 public record RoutePolicy(Duration deadline, Duration attemptTimeout, Duration firstTokenTimeout,
                           Duration streamIdleTimeout, int sameTargetRetries, Duration retryBackoff,
-                          Duration retryBackoffMax, Map<FailureKind, FailureAction> actions, String degraded) {
+                          Duration retryBackoffMax, Duration maxWait, Map<FailureKind, FailureAction> actions,
+                          String degraded) {
 
     public static final RoutePolicy DEFAULT = new RoutePolicy(Duration.ofSeconds(60), Duration.ofSeconds(30),
             Duration.ofSeconds(10), Duration.ofSeconds(30), 1, Duration.ofMillis(200), Duration.ofSeconds(2),
-            defaultActions(), null);
+            Duration.ofSeconds(2), defaultActions(), null);
+
+    /** The longest {@code max-wait}: waiting longer holds a caller through someone else's incident. */
+    public static final Duration MAX_MAX_WAIT = Duration.ofMinutes(1);
 
     /** The longest degraded text. */
     public static final int MAX_DEGRADED_LENGTH = 4096;
@@ -47,7 +53,8 @@ public record RoutePolicy(Duration deadline, Duration attemptTimeout, Duration f
         return new RoutePolicy(or(override.deadline(), deadline), or(override.attemptTimeout(), attemptTimeout),
                 or(override.firstTokenTimeout(), firstTokenTimeout), or(override.streamIdleTimeout(), streamIdleTimeout),
                 or(override.sameTargetRetries(), sameTargetRetries), or(override.retryBackoff(), retryBackoff),
-                or(override.retryBackoffMax(), retryBackoffMax), merged, or(override.degraded(), degraded));
+                or(override.retryBackoffMax(), retryBackoffMax), or(override.maxWait(), maxWait), merged,
+                or(override.degraded(), degraded));
     }
 
     private static <T> T or(T value, T otherwise) {
@@ -64,7 +71,7 @@ public record RoutePolicy(Duration deadline, Duration attemptTimeout, Duration f
         actions.put(FailureKind.CONNECTION, FailureAction.RETRY);
         actions.put(FailureKind.TIMEOUT, FailureAction.FAILOVER);
         actions.put(FailureKind.RATE_LIMIT, FailureAction.FAILOVER);
-        actions.put(FailureKind.SPEND_LIMIT, FailureAction.STOP);
+        actions.put(FailureKind.SPEND_LIMIT, FailureAction.FAILOVER);
         actions.put(FailureKind.SERVER_ERROR, FailureAction.RETRY);
         actions.put(FailureKind.CREDENTIAL, FailureAction.FAILOVER);
         actions.put(FailureKind.MODERATION, FailureAction.STOP);

@@ -22,34 +22,40 @@ record Decision(Step step, Duration delay) {
     static final Decision STOP = new Decision(Step.STOP, Duration.ZERO);
 
     /**
-     * @param retriesDone  same-target retries already spent on this target
-     * @param maxRetries   the route's same-target retries
-     * @param retryAfter   the provider's Retry-After, or {@code null}
-     * @param jitter       the full-jitter backoff drawn for this retry
-     * @param remaining    time left before the deadline
-     * @param othersLeft   whether other targets remain in the plan
+     * @param retriesDone   same-target retries already spent on this target
+     * @param maxRetries    the route's same-target retries
+     * @param retryAfter    the provider's Retry-After, or {@code null}
+     * @param jitter        the full-jitter backoff drawn for this retry
+     * @param maxWait       the longest wait for a provider's Retry-After before asking the same target again
+     * @param remaining     time left before the deadline
+     * @param sameModelLeft whether another target of the same model remains in the plan
      */
     static Decision afterFailure(FailureKind kind, FailureAction action, int retriesDone, int maxRetries,
-                                 Duration retryAfter, Duration jitter, Duration remaining, boolean othersLeft) {
+                                 Duration retryAfter, Duration jitter, Duration maxWait, Duration remaining,
+                                 boolean sameModelLeft) {
         if (action == FailureAction.STOP) {
             return STOP;
         }
         boolean retriesLeft = retriesDone < maxRetries;
         return switch (kind) {
-            // A busy account is asked again only when nothing else is left and its wait fits.
-            case RATE_LIMIT -> !othersLeft && retriesLeft
-                    ? retryIfFits(retryAfter == null ? ConnectionHealth.DEFAULT_PARK : retryAfter, remaining)
+            // A busy account is asked again only when no other account serves the model and its wait is short:
+            // a short same-model wait beats a downgrade, a long one is never taken.
+            case RATE_LIMIT -> !sameModelLeft && retriesLeft
+                    ? retryIfFits(retryAfter == null ? ConnectionHealth.DEFAULT_PARK : retryAfter, maxWait, remaining)
                     : NEXT;
-            // Transient failures: the route's same-target retries, waiting what the provider asked or a jittered backoff.
+            // Transient failures: the route's same-target retries, waiting what the provider asked (if short) or a
+            // jittered backoff (capped by retry-backoff-max, not by max-wait).
             case CONNECTION, SERVER_ERROR -> action == FailureAction.RETRY && retriesLeft
-                    ? retryIfFits(retryAfter == null ? jitter : retryAfter, remaining)
+                    ? retryAfter == null ? retryIfFits(jitter, jitter, remaining) : retryIfFits(retryAfter, maxWait, remaining)
                     : NEXT;
             // Never asked twice: a silent target, an empty account, a bad key, a refusal, a model it lacks.
             case TIMEOUT, SPEND_LIMIT, CREDENTIAL, MODERATION, INVALID_REQUEST, MODEL_NOT_SERVED -> NEXT;
         };
     }
 
-    private static Decision retryIfFits(Duration delay, Duration remaining) {
-        return delay.plus(MIN_ATTEMPT).compareTo(remaining) <= 0 ? new Decision(Step.RETRY_SAME, delay) : NEXT;
+    /** A wait longer than {@code longest}, or one that leaves no time for the attempt, is never taken. */
+    private static Decision retryIfFits(Duration delay, Duration longest, Duration remaining) {
+        return delay.compareTo(longest) <= 0 && delay.plus(MIN_ATTEMPT).compareTo(remaining) <= 0
+                ? new Decision(Step.RETRY_SAME, delay) : NEXT;
     }
 }

@@ -19,9 +19,7 @@ import jakarta.json.JsonObject;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -50,10 +48,13 @@ abstract class Execution {
     /** The deadline on the monotonic clock: wall-clock jumps must not stretch or cut it. */
     private final long deadlineNanos;
 
-    private final Deque<Candidate> queue;
+    /** The targets still to try, in the plan's order; a list because a parked target may be put back mid-way. */
+    private final List<Candidate> queue;
     private final List<AttemptRecord> attempts = new ArrayList<>();
     private final List<FinalError.Skip> skipped = new ArrayList<>();
     private final Set<Candidate> deferred = new HashSet<>();
+    /** Every target the plan found able to serve the request, for when one could be usable again. */
+    private final List<Candidate> eligible;
     /** Connections this request learnt are unusable for it: a bad key or an empty account. */
     private final Set<String> burnedConnections = new HashSet<>();
     /** provider/model pairs that rejected the request as invalid: another key of the same provider would too. */
@@ -78,7 +79,8 @@ abstract class Execution {
                 .orElse(resolution.policy().deadline());
         this.deadlineNanos = System.nanoTime() + total.toNanos();
         Planner.Plan plan = Planner.plan(resolution.candidates(), request.body(), ctx.config(), ctx.health());
-        this.queue = new ArrayDeque<>(plan.order());
+        this.queue = new ArrayList<>(plan.order());
+        this.eligible = plan.order();
         this.skipped.addAll(plan.skipped());
         this.admission = observe(() -> ctx.observer().admitted(id, request));
     }
@@ -123,13 +125,19 @@ abstract class Execution {
         save(false, 499, "client_closed_request", servedBy, servedBy != null, firstTokenMillis, null, false);
     }
 
+    /**
+     * The gate: takes the next target the request may try now. A rate-limited target is waited for
+     * only when it comes back within {@code max-wait} and the deadline, and only once every usable
+     * target of its model group was tried; an ejected one never (a request does not wait to become
+     * the probe). What cannot be tried is skipped with its reason and recovery time.
+     */
     final void next() {
         while (!finished) {
-            Candidate c = queue.poll();
-            if (c == null) {
+            if (queue.isEmpty()) {
                 fail(null);
                 return;
             }
+            Candidate c = queue.remove(0);
             String sameRequestReason = ruledOut(c);
             if (sameRequestReason != null) {
                 skip(c, sameRequestReason, null, false);
@@ -142,36 +150,62 @@ abstract class Execution {
             }
             ConnectionHealth health = ctx.health().of(c.target().connection());
             Availability availability = health.availability(c.target().model());
-            if (availability.usableNow()) {
-                if (health.tryAcquire()) {
-                    start(c, 0, availability.state() == Availability.State.PROBE_DUE);
-                    return;
+            Duration wait = availability.until() == null ? Duration.ZERO
+                    : max(Duration.ZERO, Duration.between(ctx.clock().instant(), availability.until()));
+            switch (availability.state()) {
+                case AVAILABLE, PROBE_DUE -> {
+                    if (health.tryAcquire()) {
+                        start(c, 0, availability.state() == Availability.State.PROBE_DUE);
+                        return;
+                    }
+                    skip(c, "ejected; another request is probing it", null, false);
                 }
-                skip(c, "ejected; another request is probing it", null, false);
-                continue;
+                case PROBING -> skip(c, "ejected; another request is probing it", null, false);
+                case EJECTED -> skip(c, "ejected for " + Durations.format(wait) + " more", availability.until(), false);
+                case SPENT -> skip(c, "parked for its spend limit for " + Durations.format(wait) + " more",
+                        availability.until(), false);
+                case PARKED -> {
+                    if (deferBehindSameModel(c)) {
+                        continue;
+                    }
+                    Duration maxWait = resolution.policy().maxWait();
+                    if (wait.compareTo(maxWait) <= 0 && wait.plus(Decision.MIN_ATTEMPT).compareTo(left) <= 0) {
+                        later(wait, () -> {
+                            queue.add(0, c);
+                            next();
+                        });
+                        return;
+                    }
+                    skip(c, "parked for " + Durations.format(wait) + " more, " + (wait.compareTo(maxWait) > 0
+                            ? "longer than max-wait (" + Durations.format(maxWait) + ")" : "past the deadline"),
+                            availability.until(), true);
+                }
             }
-            if (availability.state() == Availability.State.PROBING) {
-                skip(c, "ejected; another request is probing it", null, false);
-                continue;
-            }
-            // Parked or ejected: try everything usable first, then wait for the earliest recovery if it fits.
-            if (!deferred.contains(c) && queue.stream().anyMatch(this::usableNow)) {
-                deferred.add(c);
-                queue.addLast(c);
-                continue;
-            }
-            boolean parked = availability.state() == Availability.State.PARKED;
-            Duration wait = Duration.between(ctx.clock().instant(), availability.until());
-            if (wait.plus(Decision.MIN_ATTEMPT).compareTo(left) <= 0) {
-                later(wait, () -> {
-                    queue.addFirst(c);
-                    next();
-                });
-                return;
-            }
-            skip(c, (parked ? "parked" : "ejected") + " for " + Durations.format(wait) + " more, past the deadline",
-                    availability.until(), parked);
         }
+    }
+
+    /**
+     * Puts a parked target back behind the usable targets of its model group still queued, once:
+     * they are worth trying before any wait.
+     */
+    private boolean deferBehindSameModel(Candidate c) {
+        if (deferred.contains(c) || queue.stream().noneMatch(q -> q.group() == c.group() && usableNow(q))) {
+            return false;
+        }
+        int last = -1;
+        for (int i = 0; i < queue.size(); i++) {
+            if (queue.get(i).group() == c.group()) {
+                last = i;
+            }
+        }
+        deferred.add(c);
+        queue.add(last + 1, c);
+        return true;
+    }
+
+    /** Whether another target of {@code c}'s model group is still queued: the request can move on without a downgrade. */
+    private boolean sameModelLeft(Candidate c) {
+        return queue.stream().anyMatch(q -> q.group() == c.group());
     }
 
     private boolean usableNow(Candidate c) {
@@ -243,7 +277,7 @@ abstract class Execution {
         var policy = resolution.policy();
         Decision decision = Decision.afterFailure(f.kind(), policy.action(f.kind()), retry, policy.sameTargetRetries(),
                 f.retryAfter(), Backoff.fullJitter(policy.retryBackoff(), policy.retryBackoffMax(), retry, ctx.random()),
-                remaining(), !queue.isEmpty());
+                policy.maxWait(), remaining(), sameModelLeft(c));
         switch (decision.step()) {
             case STOP -> fail(f.kind());
             case NEXT -> next();
@@ -343,7 +377,7 @@ abstract class Execution {
                 + " failure", null, false));
         queue.clear();
         Instant now = ctx.clock().instant();
-        FinalError error = FinalError.choose(attempts, skipped, stoppedBy, now);
+        FinalError error = FinalError.choose(attempts, skipped, stoppedBy, now, usableAgain(now));
         String message = ctx.redactor().clean(error.message(attempts, skipped));
         String degradedText = resolution.policy().degraded();
         boolean degrade = degradedText != null && error.degradable() && answersDegraded();
@@ -356,6 +390,20 @@ abstract class Execution {
         } else {
             deliverFailure(failure);
         }
+    }
+
+    /**
+     * The first moment any target able to serve this request could be tried again: now for one in
+     * rotation (or being probed), else the end of its parking or ejection; {@code null} for none.
+     */
+    private Instant usableAgain(Instant now) {
+        Instant first = null;
+        for (Candidate c : eligible) {
+            Availability a = ctx.health().of(c.target().connection()).availability(c.target().model());
+            Instant at = a.until() == null ? now : a.until();
+            first = first == null || at.isBefore(first) ? at : first;
+        }
+        return first;
     }
 
     private void skip(Candidate c, String reason, Instant until, boolean parked) {
@@ -413,5 +461,9 @@ abstract class Execution {
 
     static Duration min(Duration a, Duration b) {
         return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 }

@@ -2,7 +2,7 @@ package dev.baton.impl.engine;
 
 import dev.baton.FailureKind;
 import dev.baton.exception.UpstreamFailedException;
-import dev.baton.impl.config.Durations;
+import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
 
@@ -36,8 +36,17 @@ record FinalError(int status, String type, String code, Duration retryAfter, boo
         }
     }
 
-    static FinalError choose(List<AttemptRecord> attempts, List<Skip> skipped, FailureKind stoppedBy, Instant now) {
+    /** The shortest Retry-After Baton sends: an SDK that obeys it does not come straight back through the chain. */
+    static final Duration MIN_RETRY_AFTER = Duration.ofSeconds(1);
+
+    /**
+     * @param usableAgain the first moment a target able to serve the request could be tried again,
+     *                    or {@code null} when none could; the Retry-After of a retryable error is no earlier
+     */
+    static FinalError choose(List<AttemptRecord> attempts, List<Skip> skipped, FailureKind stoppedBy, Instant now,
+                             Instant usableAgain) {
         List<AttemptRecord> failed = attempts.stream().filter(a -> !a.succeeded()).toList();
+        Duration comeBack = usableAgain == null ? MIN_RETRY_AFTER : atLeastMin(Duration.between(now, usableAgain));
         // 1. A provider's moderation refusal is returned as such.
         AttemptRecord moderation = last(failed, FailureKind.MODERATION);
         if (moderation != null) {
@@ -51,26 +60,27 @@ record FinalError(int status, String type, String code, Duration retryAfter, boo
                     Objects.requireNonNullElse(lastInvalid.errorCode(), "invalid_request"), null, false,
                     "Every provider tried rejected the request as invalid.");
         }
-        // 3. A spend limit whose action is stop: no Retry-After, waiting does not restore access.
-        if (stoppedBy == FailureKind.SPEND_LIMIT) {
+        // 3. A spend limit whose action is stop, or one on every account tried: no Retry-After, waiting
+        //    does not restore access.
+        if (stoppedBy == FailureKind.SPEND_LIMIT
+                || !failed.isEmpty() && failed.stream().allMatch(a -> a.kind() == FailureKind.SPEND_LIMIT)) {
             return new FinalError(429, "insufficient_quota", "provider_spend_limit", null, false,
                     "The provider account has reached its spend limit.");
         }
         // 4. Any rate limit in the chain (attempted or parked): 429 with the earliest Retry-After.
-        Duration earliestRateLimit = earliest(
-                failed.stream().filter(a -> a.kind() == FailureKind.RATE_LIMIT).map(AttemptRecord::retryAfter).toList(),
-                skipped.stream().filter(Skip::parked).map(Skip::until).toList(), now);
         boolean rateLimited = failed.stream().anyMatch(a -> a.kind() == FailureKind.RATE_LIMIT)
                 || skipped.stream().anyMatch(Skip::parked);
         if (rateLimited) {
+            Duration earliest = earliest(
+                    failed.stream().filter(a -> a.kind() == FailureKind.RATE_LIMIT).map(AttemptRecord::retryAfter).toList(),
+                    skipped.stream().filter(Skip::parked).map(Skip::until).toList(), now);
             return new FinalError(429, "rate_limit_error", "provider_rate_limited",
-                    earliestRateLimit == null ? Duration.ofSeconds(30) : earliestRateLimit, true,
+                    earliest == null ? ConnectionHealth.DEFAULT_PARK : atLeastMin(earliest), true,
                     "The providers tried are rate limiting this request.");
         }
         // 5. Every attempt timed out.
         if (!failed.isEmpty() && failed.stream().allMatch(a -> a.kind() == FailureKind.TIMEOUT)) {
-            return new FinalError(408, "timeout_error", "request_timeout", null, true,
-                    "Every attempt timed out.");
+            return new FinalError(408, "timeout_error", "request_timeout", comeBack, true, "Every attempt timed out.");
         }
         // 6. Every target said it cannot serve the model.
         if (!failed.isEmpty() && failed.stream().allMatch(a -> a.kind() == FailureKind.MODEL_NOT_SERVED)) {
@@ -82,12 +92,11 @@ record FinalError(int status, String type, String code, Duration retryAfter, boo
         if (failed.isEmpty()) {
             boolean retryable = skipped.isEmpty() || skipped.stream().anyMatch(s -> !s.permanent());
             return new FinalError(503, "service_unavailable_error", "no_available_provider",
-                    retryable ? earliest(List.of(), skipped.stream().map(Skip::until).toList(), now) : null, retryable,
-                    retryable ? "No target was available to try."
-                            : "No configured target can serve this request.");
+                    retryable ? comeBack : null, retryable,
+                    retryable ? "No target was available to try." : "No configured target can serve this request.");
         }
         // 8. Everything else.
-        return new FinalError(502, "server_error", "upstream_error", null, true, "No target could serve the request.");
+        return new FinalError(502, "server_error", "upstream_error", comeBack, true, "No target could serve the request.");
     }
 
     /** The message: the headline, then every target tried and why it failed, then every target skipped. */
@@ -139,19 +148,15 @@ record FinalError(int status, String type, String code, Duration retryAfter, boo
         for (Instant until : untils) {
             if (until != null) {
                 Duration d = Duration.between(now, until);
-                if (d.isNegative()) {
-                    d = Duration.ZERO;
-                }
                 if (best == null || d.compareTo(best) < 0) {
                     best = d;
                 }
             }
         }
-        // Whole seconds, rounded up: what a Retry-After header can say.
-        return best == null ? null : Duration.ofSeconds(Math.max(1, (best.toMillis() + 999) / 1000));
+        return best;
     }
 
-    static String describeWait(Instant until, Instant now) {
-        return Durations.format(Duration.between(now, until).isNegative() ? Duration.ZERO : Duration.between(now, until));
+    private static Duration atLeastMin(Duration d) {
+        return d.compareTo(MIN_RETRY_AFTER) < 0 ? MIN_RETRY_AFTER : d;
     }
 }

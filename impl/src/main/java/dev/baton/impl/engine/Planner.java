@@ -150,25 +150,22 @@ final class Planner {
     }
 
     /**
-     * Orders the chain for trying: usable targets first, in chain order within each model group
-     * (a connection that recently said it cannot serve the model goes last in its group); then
-     * parked and ejected targets by when they recover.
+     * Orders the chain for trying, model group by model group (the requested model, then each
+     * fallback): within a group, usable targets first in chain order (a connection that recently
+     * said it cannot serve the model goes last), then parked and ejected ones by when they recover.
+     * A parked target of an earlier group thus comes before any downgrade to a later one.
      */
     static List<Candidate> order(List<Candidate> chain, HealthRegistry health) {
         record Ranked(Candidate candidate, Availability availability) {
         }
-        List<Ranked> ranked = chain.stream()
-                .map(c -> new Ranked(c, health.of(c.target().connection()).availability(c.target().model()))).toList();
-        Comparator<Ranked> usableOrder = Comparator.<Ranked>comparingInt(r -> r.candidate().group())
-                .thenComparing(r -> r.availability().deprioritised())
-                .thenComparingInt(r -> r.candidate().index());
-        List<Candidate> ordered = new ArrayList<>();
-        ranked.stream().filter(r -> r.availability().usableNow()).sorted(usableOrder)
-                .forEach(r -> ordered.add(r.candidate()));
-        ranked.stream().filter(r -> !r.availability().usableNow())
-                .sorted(Comparator.comparing((Ranked r) -> r.availability().until() == null ? Instant.MAX : r.availability().until())
+        return chain.stream()
+                .map(c -> new Ranked(c, health.of(c.target().connection()).availability(c.target().model())))
+                .sorted(Comparator.<Ranked>comparingInt(r -> r.candidate().group())
+                        .thenComparing(r -> !r.availability().usableNow())
+                        .thenComparing(r -> r.availability().until() == null ? Instant.MIN : r.availability().until())
+                        .thenComparing(r -> r.availability().deprioritised())
                         .thenComparingInt(r -> r.candidate().index()))
-                .forEach(r -> ordered.add(r.candidate()));
-        return ordered;
+                .map(Ranked::candidate)
+                .toList();
     }
 }

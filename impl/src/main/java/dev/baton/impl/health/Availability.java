@@ -16,8 +16,10 @@ public record Availability(State state, Instant until, boolean deprioritised) {
         AVAILABLE,
         /** Ejected, cool-off over, no probe in flight: the next attempt is the probe. */
         PROBE_DUE,
-        /** Rate limited or out of spend until {@link #until}. */
+        /** Rate limited until {@link #until}: a short wait may bring it back. */
         PARKED,
+        /** Out of spend until {@link #until}: parked like a rate limit, but no request waits for it. */
+        SPENT,
         /** Out of rotation until {@link #until}. */
         EJECTED,
         /** Ejected, and another request's probe is in flight. */

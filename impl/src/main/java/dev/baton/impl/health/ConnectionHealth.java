@@ -87,7 +87,8 @@ public final class ConnectionHealth {
                     : new Availability(Availability.State.PROBE_DUE, null, deprioritised);
         }
         if (parkedUntil != null && now.isBefore(parkedUntil)) {
-            return new Availability(Availability.State.PARKED, parkedUntil, deprioritised);
+            return new Availability("spend_limit".equals(parkCause) ? Availability.State.SPENT : Availability.State.PARKED,
+                    parkedUntil, deprioritised);
         }
         return new Availability(Availability.State.AVAILABLE, null, deprioritised);
     }

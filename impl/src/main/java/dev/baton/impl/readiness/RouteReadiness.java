@@ -52,13 +52,14 @@ public final class RouteReadiness implements HealthCheck {
         return new HealthCheckResponse(name, eligible > 0 ? Status.UP : Status.DOWN, Optional.of(data));
     }
 
-    /** {@code healthy}, {@code probe due}, {@code probing}, {@code parked until <instant>} or {@code ejected until <instant>}. */
+    /** {@code healthy}, {@code probe due}, {@code probing}, {@code parked until <instant>}, {@code parked for its spend limit until <instant>} or {@code ejected until <instant>}. */
     static String describe(Availability a) {
         return switch (a.state()) {
             case AVAILABLE -> a.deprioritised() ? "healthy (last for this model: it said it cannot serve it)" : "healthy";
             case PROBE_DUE -> "ejected, probe due";
             case PROBING -> "ejected, probe in flight";
             case PARKED -> "parked until " + a.until();
+            case SPENT -> "parked for its spend limit until " + a.until();
             case EJECTED -> "ejected until " + a.until();
         };
     }

@@ -25,17 +25,55 @@ final class Json {
     private Json() {
     }
 
-    /** {@code {"error": {"message", "type", "code", "param"}}}. */
+    /** {@code {"error": {"message", "type", "code", "param", "attempts": []}}}, for refusals made before any attempt. */
     static JsonObject error(String message, String type, String code, String param) {
+        return error(message, type, code, param, null);
+    }
+
+    static JsonObject error(FailoverException e) {
+        return error(e.getMessage(), e.type(), e.code(), e.param(), e.record().orElse(null));
+    }
+
+    /**
+     * The OpenAI error shape, plus {@code attempts}: every attempt, then every target skipped, as
+     * data a client can read without parsing the message. Never a key, a prompt or a provider's
+     * message (which may quote the prompt); the request record has those messages.
+     */
+    private static JsonObject error(String message, String type, String code, String param, RequestRecord record) {
+        JsonArrayBuilder attempts = JSON.createArrayBuilder();
+        if (record != null) {
+            for (AttemptRecord a : record.attempts()) {
+                attempts.add(JSON.createObjectBuilder()
+                        .add("connection", a.connection())
+                        .add("model", a.model())
+                        .add("position", a.position())
+                        .add("retry", a.retry())
+                        .add("kind", a.kind() != null ? a.kind().wireName() : a.abandoned() ? "abandoned" : "served")
+                        .add("status", a.httpStatus() == 0 ? JsonValue.NULL : JSON.createValue(a.httpStatus()))
+                        .add("provider_code", nullable(a.errorCode() != null ? a.errorCode() : a.errorType()))
+                        .add("duration_ms", a.latencyMillis())
+                        .addNull("reason"));
+            }
+            for (SkippedTarget s : record.skipped()) {
+                int slash = s.target().indexOf('/');
+                attempts.add(JSON.createObjectBuilder()
+                        .add("connection", s.target().substring(0, slash))
+                        .add("model", s.target().substring(slash + 1))
+                        .add("position", s.position())
+                        .addNull("retry")
+                        .add("kind", "skipped")
+                        .addNull("status")
+                        .addNull("provider_code")
+                        .addNull("duration_ms")
+                        .add("reason", s.reason()));
+            }
+        }
         return JSON.createObjectBuilder().add("error", JSON.createObjectBuilder()
                 .add("message", message)
                 .add("type", type)
                 .add("code", nullable(code))
-                .add("param", nullable(param))).build();
-    }
-
-    static JsonObject error(FailoverException e) {
-        return error(e.getMessage(), e.type(), e.code(), e.param());
+                .add("param", nullable(param))
+                .add("attempts", attempts)).build();
     }
 
     static JsonObject record(RequestRecord r) {

@@ -53,7 +53,9 @@ final class Responses {
 
     /**
      * The answer for a failure. {@code x-should-retry} tells the official SDKs whether to retry:
-     * only when a retry can help, so they do not multiply attempts Baton already made.
+     * only when a retry can help, so they do not multiply attempts Baton already made; and then not
+     * before {@code retry-after} (whole seconds, rounded up) or {@code retry-after-ms}, which the
+     * OpenAI SDKs read first.
      */
     static Answer failure(Throwable error, String fallbackId) {
         Map<String, String> headers = new LinkedHashMap<>();
@@ -66,7 +68,11 @@ final class Responses {
         }
         headers.put("x-request-id", e.requestId().orElse(fallbackId));
         headers.put("x-should-retry", Boolean.toString(e.retryable()));
-        e.retryAfter().ifPresent(d -> headers.put("retry-after", Long.toString(Math.max(1, (d.toMillis() + 999) / 1000))));
+        e.retryAfter().ifPresent(d -> {
+            long millis = Math.max(1, d.toMillis());
+            headers.put("retry-after", Long.toString((millis + 999) / 1000));
+            headers.put("retry-after-ms", Long.toString(millis));
+        });
         return new Answer(e.httpStatus(), headers, bytes(Json.error(e)));
     }
 

@@ -18,7 +18,9 @@ class AnthropicClassifierTest {
             0        | rate_limit_error      | enforced_spend_limit_reached | -                                                                | false       | SPEND_LIMIT
             # spend_limit: 402 billing_error
             402      | billing_error         | -                            | -                                                                | false       | SPEND_LIMIT
-            # spend_limit: 400 self-set usage limit, the one message-text rule
+            # spend_limit: 400 self-set usage limit (organisation or workspace), the one message-text rule
+            400      | invalid_request_error | -                            | You have reached your specified workspace API usage limits. You will regain access on 2026-12-01 at 00:00 UTC. | false | SPEND_LIMIT
+            400      | invalid_request_error | -                            | Sorry: You have reached your specified API usage limits          | false       | INVALID_REQUEST
             400      | invalid_request_error | -                            | You have reached your specified API usage limits. You will regain access on 2026-09-01 at 00:00 UTC. | false | SPEND_LIMIT
             # rate_limit: every other 429, with or without retry-after; the message never decides
             429      | rate_limit_error      | -                            | Number of request tokens has exceeded your per-minute rate limit | true        | RATE_LIMIT

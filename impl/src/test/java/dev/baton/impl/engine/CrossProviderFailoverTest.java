@@ -17,9 +17,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static dev.baton.impl.engine.EngineFixture.connections;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -203,28 +206,29 @@ class CrossProviderFailoverTest {
         assertEquals(0, sim.account("gpt").requestCount());
     }
 
-    @Test
-    void anAnthropicBillingErrorIsASpendLimitThatStops() {
-        start(false);
-        sim.account("claude").setDefault(Behavior.billingError());
-
-        Outcome outcome = Mode.COMPLETE.call(engine, ChatRequest.of("chat", "Say hello."));
-
-        assertEquals(429, outcome.error().httpStatus());
-        assertEquals("provider_spend_limit", outcome.error().code());
-        assertEquals(0, sim.account("gpt").requestCount());
+    static Stream<Arguments> anthropicSpendLimits() {
+        return Stream.of(Behavior.billingError(), Behavior.enforcedSpendLimit(), Behavior.usageLimitReached(),
+                        Behavior.workspaceUsageLimitReached())
+                .flatMap(b -> Stream.of(Mode.values()).map(m -> Arguments.of(b, m)));
     }
 
-    @Test
-    void anAnthropicTierSpendCapIsASpendLimitNotARateLimit() {
+    /** 402, the tier's 429 spend cap and both 400 self-set limits: another account serves, the first is asked once. */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("anthropicSpendLimits")
+    void anAnthropicSpendLimitMovesToAnotherAccountAndNeverBackToTheSameOne(Behavior limit, Mode mode) {
         start(false);
-        sim.account("claude").setDefault(Behavior.enforcedSpendLimit());
+        sim.account("claude").setDefault(limit);
 
-        Outcome outcome = Mode.COMPLETE.call(engine, ChatRequest.of("chat", "Say hello."));
+        Outcome first = mode.call(engine, ChatRequest.of("chat", "Say hello."));
+        Outcome second = mode.call(engine, ChatRequest.of("chat", "Say hello."));
 
-        assertEquals("provider_spend_limit", outcome.error().code());
-        RequestRecord record = engine.findRecord(outcome.requestId()).orElseThrow();
+        assertTrue(first.ok(), () -> "failed: " + first.error());
+        assertEquals("gpt", first.servedBy().connection());
+        assertEquals("gpt", second.servedBy().connection());
+        RequestRecord record = engine.findRecord(first.requestId()).orElseThrow();
         assertEquals(FailureKind.SPEND_LIMIT, record.attempts().get(0).kind());
+        assertEquals(2, record.attempts().size(), "one attempt on the limited account, none retried");
+        assertEquals(1, sim.account("claude").requestCount(), "parked after the first: the second request skips it");
     }
 
     @Test

@@ -150,7 +150,7 @@ class FailoverEngineTest {
 
     @ParameterizedTest
     @EnumSource(Mode.class)
-    void aRejectedCredentialFailsOverAndTwoInARowEjectTheConnection(Mode mode) {
+    void aRejectedCredentialFailsOverAndEjectsTheConnectionAtOnce(Mode mode) {
         start(route("a", "b"));
         sim.account("a").setDefault(Behavior.unauthorized());
 
@@ -161,15 +161,17 @@ class FailoverEngineTest {
         assertEquals(401, failed.httpStatus());
         assertFalse(failed.message().contains("sk-proj"), "no key shape in the record: " + failed.message());
 
-        mode.call(engine, chat());
-        assertEquals("ejected", engine.health().of("a").snapshot().state());
-        assertEquals(2, sim.account("a").requestCount(), "never retried on the same target");
+        assertEquals("ejected", engine.health().of("a").snapshot().state(), "one 401 ejects");
+        assertEquals("b", mode.call(engine, chat()).servedBy().connection());
+        assertEquals(1, sim.account("a").requestCount(), "never retried, and the next request does not hit it again");
     }
 
     @ParameterizedTest
     @EnumSource(Mode.class)
-    void aSpendLimitIsNeverRetriedAndStopsByDefault(Mode mode) {
-        start(route("a", "b"));
+    void aRouteCanStopOnASpendLimitAndNeverSpendAroundIt(Mode mode) {
+        Map<String, String> props = route("a", "b");
+        props.put("baton.routes.chat.on.spend_limit", "stop");
+        start(props);
         sim.account("a").setDefault(Behavior.spendLimit("project_spend_limit_exceeded"));
 
         Outcome outcome = mode.call(engine, chat());
@@ -183,16 +185,16 @@ class FailoverEngineTest {
         assertEquals(0, sim.account("b").requestCount(), "stop: nothing spends around the limit");
     }
 
-    @Test
-    void aRouteCanFailOverOnASpendLimitButNeverRetriesThatAccount() {
-        Map<String, String> props = route("a", "b");
-        props.put("baton.routes.chat.on.spend_limit", "failover");
-        start(props);
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aSpendLimitMovesToAnotherAccountByDefaultAndNeverRetriesThatAccount(Mode mode) {
+        start(route("a", "b"));
         sim.account("a").setDefault(Behavior.spendLimit("insufficient_quota"));
 
-        assertEquals("b", Mode.COMPLETE.call(engine, chat()).servedBy().connection());
-        assertEquals("b", Mode.COMPLETE.call(engine, chat()).servedBy().connection());
+        assertEquals("b", mode.call(engine, chat()).servedBy().connection());
+        assertEquals("b", mode.call(engine, chat()).servedBy().connection());
         assertEquals(1, sim.account("a").requestCount(), "parked for 15 minutes after the first");
+        assertEquals("parked", engine.health().of("a").snapshot().rotation());
     }
 
     @ParameterizedTest

@@ -24,7 +24,7 @@ class FinalErrorTest {
                 attempt("a/m", FailureKind.RATE_LIMIT, 429, null, Duration.ofSeconds(2)),
                 attempt("b/m", FailureKind.INVALID_REQUEST, 400, "context_length_exceeded", null),
                 attempt("c/m", FailureKind.MODERATION, 400, "content_policy_violation", null)),
-                List.of(), FailureKind.SPEND_LIMIT, NOW);
+                List.of(), FailureKind.SPEND_LIMIT, NOW, NOW);
         assertEquals(403, e.status());
         assertEquals("content_policy_violation", e.code());
         assertFalse(e.retryable());
@@ -36,7 +36,7 @@ class FinalErrorTest {
         FinalError e = FinalError.choose(List.of(
                 attempt("a/m", FailureKind.INVALID_REQUEST, 400, "invalid_value", null),
                 attempt("b/m", FailureKind.INVALID_REQUEST, 400, "context_length_exceeded", null)),
-                List.of(), null, NOW);
+                List.of(), null, NOW, NOW);
         assertEquals(400, e.status());
         assertEquals("invalid_request_error", e.type());
         assertEquals("context_length_exceeded", e.code());
@@ -48,7 +48,7 @@ class FinalErrorTest {
         FinalError e = FinalError.choose(List.of(
                 attempt("a/m", FailureKind.SERVER_ERROR, 500, null, null),
                 attempt("b/m", FailureKind.INVALID_REQUEST, 400, "context_length_exceeded", null)),
-                List.of(), null, NOW);
+                List.of(), null, NOW, NOW);
         assertEquals(502, e.status());
     }
 
@@ -57,7 +57,7 @@ class FinalErrorTest {
         FinalError e = FinalError.choose(List.of(
                 attempt("a/m", FailureKind.RATE_LIMIT, 429, "rate_limit_exceeded", Duration.ofSeconds(2)),
                 attempt("b/m", FailureKind.SPEND_LIMIT, 429, "insufficient_quota", null)),
-                List.of(), FailureKind.SPEND_LIMIT, NOW);
+                List.of(), FailureKind.SPEND_LIMIT, NOW, NOW);
         assertEquals(429, e.status());
         assertEquals("provider_spend_limit", e.code());
         assertNull(e.retryAfter());
@@ -65,15 +65,15 @@ class FinalErrorTest {
     }
 
     @Test
-    void anyRateLimitGives429WithTheEarliestRetryAfterRoundedUpToWholeSeconds() {
+    void anyRateLimitGives429WithTheEarliestRetryAfter() {
         FinalError e = FinalError.choose(List.of(
                 attempt("a/m", FailureKind.RATE_LIMIT, 429, "rate_limit_exceeded", Duration.ofSeconds(20)),
                 attempt("b/m", FailureKind.SERVER_ERROR, 503, null, null),
                 attempt("c/m", FailureKind.RATE_LIMIT, 429, "rate_limit_exceeded", Duration.ofMillis(2300))),
-                List.of(), null, NOW);
+                List.of(), null, NOW, NOW);
         assertEquals(429, e.status());
         assertEquals("provider_rate_limited", e.code());
-        assertEquals(Duration.ofSeconds(3), e.retryAfter());
+        assertEquals(Duration.ofMillis(2300), e.retryAfter());
         assertTrue(e.retryable());
     }
 
@@ -82,13 +82,12 @@ class FinalErrorTest {
         FinalError e = FinalError.choose(List.of(
                 attempt("a/m", FailureKind.RATE_LIMIT, 429, null, Duration.ofSeconds(20)),
                 attempt("b/m", FailureKind.SERVER_ERROR, 500, null, null)),
-                List.of(new FinalError.Skip("c/m", "standby_b", "parked", NOW.plusMillis(7_200), true)),
-                null, NOW);
+                List.of(new FinalError.Skip("c/m", "standby_b", "parked", NOW.plusMillis(7_200), true)), null, NOW, NOW);
         assertEquals(429, e.status());
-        assertEquals(Duration.ofSeconds(8), e.retryAfter());
+        assertEquals(Duration.ofMillis(7200), e.retryAfter());
 
         FinalError onlyParked = FinalError.choose(List.of(attempt("a/m", FailureKind.SERVER_ERROR, 500, null, null)),
-                List.of(new FinalError.Skip("c/m", "standby_a", "parked", NOW.plusSeconds(4), true)), null, NOW);
+                List.of(new FinalError.Skip("c/m", "standby_a", "parked", NOW.plusSeconds(4), true)), null, NOW, NOW);
         assertEquals(429, onlyParked.status());
         assertEquals("provider_rate_limited", onlyParked.code());
         assertEquals(Duration.ofSeconds(4), onlyParked.retryAfter());
@@ -99,7 +98,7 @@ class FinalErrorTest {
         FinalError e = FinalError.choose(List.of(
                 attempt("a/m", FailureKind.TIMEOUT, 0, null, null),
                 attempt("b/m", FailureKind.TIMEOUT, 0, null, null)),
-                List.of(), null, NOW);
+                List.of(), null, NOW, NOW);
         assertEquals(408, e.status());
         assertEquals("request_timeout", e.code());
     }
@@ -109,7 +108,7 @@ class FinalErrorTest {
         FinalError e = FinalError.choose(List.of(
                 attempt("a/m", FailureKind.MODEL_NOT_SERVED, 404, "model_not_found", null),
                 attempt("b/m", FailureKind.MODEL_NOT_SERVED, 404, "model_not_found", null)),
-                List.of(), null, NOW);
+                List.of(), null, NOW, NOW);
         assertEquals(503, e.status());
         assertEquals("model_not_served", e.code());
     }
@@ -119,10 +118,33 @@ class FinalErrorTest {
         FinalError e = FinalError.choose(List.of(), List.of(
                 new FinalError.Skip("a/m", "primary", "ejected", NOW.plusSeconds(40), false),
                 new FinalError.Skip("b/m", "standby_a", "ejected", NOW.plusMillis(11_500), false)),
-                null, NOW);
+                null, NOW, NOW.plusMillis(11_500));
         assertEquals(503, e.status());
         assertEquals("no_available_provider", e.code());
-        assertEquals(Duration.ofSeconds(12), e.retryAfter());
+        assertEquals(Duration.ofMillis(11_500), e.retryAfter());
+        assertTrue(e.retryable());
+    }
+
+    @Test
+    void everyAccountOutOfSpendGives429ProviderSpendLimitWhateverTheAction() {
+        FinalError e = FinalError.choose(List.of(
+                attempt("a/m", FailureKind.SPEND_LIMIT, 429, "insufficient_quota", null),
+                attempt("b/m", FailureKind.SPEND_LIMIT, 400, null, null)),
+                List.of(), null, NOW, NOW.plusSeconds(900));
+        assertEquals(429, e.status());
+        assertEquals("provider_spend_limit", e.code());
+        assertNull(e.retryAfter());
+        assertFalse(e.retryable());
+    }
+
+    @Test
+    void aRetryableErrorSaysToComeBackNoEarlierThanATargetCouldBeTried() {
+        List<AttemptRecord> failed = List.of(attempt("a/m", FailureKind.SERVER_ERROR, 500, null, null));
+        assertEquals(Duration.ofSeconds(30), FinalError.choose(failed, List.of(), null, NOW, NOW.plusSeconds(30)).retryAfter());
+        // A target usable now still gets a second's spacing, so an SDK's own retries do not rerun the chain at once.
+        assertEquals(FinalError.MIN_RETRY_AFTER, FinalError.choose(failed, List.of(), null, NOW, NOW).retryAfter());
+        assertEquals(FinalError.MIN_RETRY_AFTER, FinalError.choose(List.of(
+                attempt("a/m", FailureKind.TIMEOUT, 0, null, null)), List.of(), null, NOW, NOW).retryAfter());
     }
 
     @Test
@@ -131,7 +153,7 @@ class FinalErrorTest {
                 attempt("a/m", FailureKind.SERVER_ERROR, 500, null, null),
                 attempt("b/m", FailureKind.TIMEOUT, 0, null, null),
                 attempt("c/m", FailureKind.CREDENTIAL, 401, "invalid_api_key", null)),
-                List.of(), null, NOW);
+                List.of(), null, NOW, NOW);
         assertEquals(502, e.status());
         assertEquals("upstream_error", e.code());
     }
@@ -145,7 +167,7 @@ class FinalErrorTest {
                         null, "HTTP 401 invalid_api_key"));
         List<FinalError.Skip> skipped = List.of(
                 new FinalError.Skip("openai-third/gpt-5.4-mini", "standby_b", "ejected for 25s", NOW.plusSeconds(25), false));
-        FinalError e = FinalError.choose(attempts, skipped, null, NOW);
+        FinalError e = FinalError.choose(attempts, skipped, null, NOW, NOW);
 
         String message = e.message(attempts, skipped);
 

@@ -161,7 +161,7 @@ class LimitsAndDegradedTest {
         props.putAll(EngineFixture.connections(sim.simulator(), "other", "c"));
         engine = EngineFixture.engine(props, clock);
         sim.account("a").setDefault(Behavior.serverError());
-        PolicyOverride policy = new PolicyOverride(null, null, null, null, 0, null, null,
+        PolicyOverride policy = new PolicyOverride(null, null, null, null, 0, null, null, null,
                 Map.of(FailureKind.SERVER_ERROR, FailureAction.FAILOVER), List.of("other"), null, "test");
 
         ChatResponse answer = engine.complete(ChatRequest.of("chat", "hi"), policy).get(5, TimeUnit.SECONDS);

@@ -45,11 +45,10 @@ class ConnectionHealthTest {
     }
 
     @Test
-    void ejectsAfterTwoConsecutiveCredentialFailures() {
-        fail(FailureKind.CREDENTIAL, 1);
-        assertEquals(Availability.State.AVAILABLE, state());
+    void oneCredentialFailureEjectsByDefault() {
         fail(FailureKind.CREDENTIAL, 1);
         assertEquals(Availability.State.EJECTED, state());
+        assertEquals("credential", health.snapshot().ejectReason());
     }
 
     @Test
@@ -103,7 +102,8 @@ class ConnectionHealthTest {
         health.failed(FailureKind.SPEND_LIMIT, null, MODEL);
 
         Availability a = health.availability(MODEL);
-        assertEquals(Availability.State.PARKED, a.state());
+        assertEquals(Availability.State.SPENT, a.state(), "parked, and told apart from a rate limit");
+        assertEquals("parked", health.snapshot().rotation());
         assertEquals(MutableClock.START.plus(Duration.ofMinutes(15)), a.until());
         assertEquals(0, health.snapshot().consecutiveFailures());
         clock.advance(Duration.ofMinutes(15));
