@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ConnectionsIT extends ClientSideIT {
 
-    static final String ADMIN_KEY = "baton-demo-admin-key";
+    static final String ADMIN_KEY = Gateway.ADMIN_KEY;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -43,10 +43,7 @@ class ConnectionsIT extends ClientSideIT {
 
     @AfterEach
     void restoreBoth() {
-        for (String connection : List.of("primary", "standby")) {
-            HttpResponse<String> response = admin("POST", "v1/connections/" + connection + "/restore", null);
-            assertEquals(200, response.statusCode(), response::body);
-        }
+        gateway.restoreConnections();
     }
 
     @Test

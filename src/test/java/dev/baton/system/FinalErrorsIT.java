@@ -8,7 +8,9 @@ import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import dev.baton.testkit.Behavior;
 
 
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 
 
 import java.net.http.HttpResponse;
@@ -57,6 +59,7 @@ class FinalErrorsIT extends ClientSideIT {
         JsonObject error = Gateway.json(response.body()).getJsonObject("error");
         assertTrue(error != null && error.containsKey("message") && error.containsKey("type")
                 && error.containsKey("code") && error.containsKey("param"), response::body);
+        assertTrue(error.get("attempts") instanceof JsonArray, () -> "every error lists its attempts: " + response.body());
         return error;
     }
 
@@ -166,6 +169,8 @@ class FinalErrorsIT extends ClientSideIT {
         JsonObject error = error(response);
         assertEquals("upstream_error", error.getString("code"));
         assertEquals("true", header(response, "x-should-retry"));
+        assertTrue(Long.parseLong(header(response, "retry-after-ms")) >= 1_000, "an SDK that obeys it waits a second");
+        assertTrue(Long.parseLong(header(response, "retry-after")) >= 1);
 
         JsonObject record = gateway.record(header(response, "x-request-id"));
         assertEquals("error", record.getString("status"));
@@ -177,6 +182,9 @@ class FinalErrorsIT extends ClientSideIT {
         assertTrue(tried.contains("primary:503:server_error") && tried.contains("standby:503:server_error"),
                 tried::toString);
         assertTrue(tried.stream().allMatch(a -> a.endsWith(":503:server_error")), tried::toString);
+        List<String> listed = error.getJsonArray("attempts").stream().map(JsonValue::asJsonObject)
+                .map(a -> a.getString("connection") + ":" + a.getInt("status") + ":" + a.getString("kind")).toList();
+        assertEquals(tried, listed, "the error's attempts are the record's, as data");
     }
 
     @Test

@@ -30,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 final class Gateway implements AutoCloseable {
 
     static final String KEY = "baton-demo-key";
+    static final String ADMIN_KEY = "baton-demo-admin-key";
     static final String ROUTE = "demo";
     static final String MODEL = "gpt-5.4-mini";
     static final Duration TIMEOUT = Duration.ofSeconds(Long.getLong("baton.system.timeout-seconds", 30));
@@ -117,6 +118,16 @@ final class Gateway implements AutoCloseable {
     HttpResponse<String> get(String path) {
         return send(HttpRequest.newBuilder(uri(path)).timeout(TIMEOUT)
                 .header("Authorization", "Bearer " + KEY).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Puts both demo connections back in rotation, healthy and unparked, through the operator endpoint. */
+    void restoreConnections() {
+        for (String connection : List.of("primary", "standby")) {
+            HttpResponse<String> response = send(HttpRequest.newBuilder(uri("v1/connections/" + connection + "/restore"))
+                    .timeout(TIMEOUT).header("Authorization", "Bearer " + ADMIN_KEY)
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, response.statusCode(), response::body);
+        }
     }
 
     /** The record of a request, from {@code GET v1/requests/{id}}. */

@@ -169,12 +169,12 @@ class PoliciesIT {
             assertEquals(3, sim.account("primary").requestCount());
             assertEquals(2, sim.account("standby").requestCount());
 
-            // A spend limit stops the route (on.spend_limit=stop) with UpstreamRefusedException: no retry, fallback.
+            // Every account out of spend: UpstreamRefusedException, so no @Retry, straight to the fallback method.
             sim.account("primary").reset().setDefault(Behavior.spendLimit("insufficient_quota"));
-            sim.account("standby").reset();
+            sim.account("standby").reset().setDefault(Behavior.spendLimit("insufficient_quota"));
             assertEquals("No draft this time: please write the reply yourself.", resilient.draft("a refund"));
             assertEquals(1, sim.account("primary").requestCount());
-            assertEquals(0, sim.account("standby").requestCount());
+            assertEquals(1, sim.account("standby").requestCount());
         }
     }
 

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.time.Duration;
 import java.util.List;
 
 import static dev.baton.impl.cdi.BatonCdiTest.deploymentFailure;
@@ -79,6 +80,22 @@ class PolicyBindingCdiTest {
     }
 
     @ApplicationScoped
+    public static class Solo {
+        @Inject
+        @Route("solo")
+        FailoverChatService solo;
+
+        public ChatResponse patient() {
+            return solo.complete(ChatRequest.builder().message("user", "hi").build());
+        }
+
+        @FailoverPolicy(maxWait = "0s")
+        public ChatResponse impatient() {
+            return solo.complete(ChatRequest.builder().message("user", "hi").build());
+        }
+    }
+
+    @ApplicationScoped
     public static class BadDeadline {
         @Inject
         @FailoverPolicy(deadline = "0s")
@@ -107,6 +124,7 @@ class PolicyBindingCdiTest {
             config.set("baton.connections." + name + ".models", "m");
         }
         config.set("baton.routes.drafts.targets", "a/m,b/m");
+        config.set("baton.routes.solo.targets", "a/m");
         config.set("baton.defaults.retry-backoff", "1ms");
     }
 
@@ -218,6 +236,20 @@ class PolicyBindingCdiTest {
             assertEquals(1, sim.account("a").requestCount());
             assertEquals(0, sim.account("b").requestCount(), "stop: b is never asked");
             assertEquals(502, e.httpStatus());
+        }
+    }
+
+    @Test
+    void maxWaitOnAMethodDecidesWhetherAShortRetryAfterIsWaitedFor() {
+        try (WeldContainer container = weld(Solo.class).initialize()) {
+            Solo solo = container.select(Solo.class).get();
+            sim.account("a").enqueue(Behavior.rateLimited(Duration.ofSeconds(1)));
+            assertEquals("a", solo.patient().servedBy().connection(), "the route's max-wait (2s) covers 1s");
+
+            sim.account("a").enqueue(Behavior.rateLimited(Duration.ofSeconds(1)));
+            UpstreamUnavailableException e = assertThrows(UpstreamUnavailableException.class, solo::impatient);
+            assertEquals(429, e.httpStatus());
+            assertEquals(3, sim.account("a").requestCount(), "max-wait 0s: the 429 is answered, not waited out");
         }
     }
 

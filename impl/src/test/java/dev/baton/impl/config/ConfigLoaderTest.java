@@ -51,7 +51,8 @@ class ConfigLoaderTest {
         m.put("baton.routes.summaries.targets", "openai-prod/gpt-5.4");
         m.put("baton.defaults.attempt-timeout", "15s");
         m.put("baton.defaults.first-token-timeout", "PT5S");
-        m.put("baton.defaults.on.spend_limit", "failover");
+        m.put("baton.defaults.on.spend_limit", "stop");
+        m.put("baton.routes.support-drafts.max-wait", "500ms");
         m.put("baton.retry-budget.percent", "20");
         m.put("baton.records.capacity", "50");
         return m;
@@ -71,7 +72,7 @@ class ConfigLoaderTest {
 
         ConnectionConfig standby = config.connection("openai-standby").orElseThrow();
         assertEquals(URI.create("https://standby.example.com/v1"), standby.baseUrl(), "trailing slash removed");
-        assertEquals(new HealthPolicy(3, 2, Duration.ofSeconds(10), Duration.ofMinutes(5)), standby.health());
+        assertEquals(new HealthPolicy(3, 1, Duration.ofSeconds(10), Duration.ofMinutes(5)), standby.health());
         assertEquals(Map.of("OpenAI-Organization", "org-standby"), standby.headers());
 
         ConnectionConfig local = config.connection("local").orElseThrow();
@@ -87,19 +88,21 @@ class ConfigLoaderTest {
         assertEquals(Duration.ofSeconds(30), p.streamIdleTimeout());
         assertEquals(2, p.sameTargetRetries());
         assertEquals(FailureAction.FAILOVER, p.action(FailureKind.SERVER_ERROR));
-        assertEquals(FailureAction.FAILOVER, p.action(FailureKind.SPEND_LIMIT), "inherited from baton.defaults.on");
+        assertEquals(FailureAction.STOP, p.action(FailureKind.SPEND_LIMIT), "inherited from baton.defaults.on");
+        assertEquals(Duration.ofMillis(500), p.maxWait());
         assertEquals(FailureAction.STOP, p.action(FailureKind.MODERATION));
         assertEquals(FailureAction.RETRY, p.action(FailureKind.CONNECTION));
 
         RoutePolicy summaries = config.routes().get("summaries").policy();
         assertEquals(Duration.ofSeconds(60), summaries.deadline());
         assertEquals(1, summaries.sameTargetRetries());
+        assertEquals(Duration.ofSeconds(2), summaries.maxWait(), "the built-in max-wait");
         assertEquals(FailureAction.RETRY, summaries.action(FailureKind.SERVER_ERROR));
 
         RoutePolicy defaults = config.defaults();
         assertEquals(Duration.ofSeconds(60), defaults.deadline());
         assertEquals(Duration.ofSeconds(15), defaults.attemptTimeout());
-        assertEquals(FailureAction.FAILOVER, defaults.action(FailureKind.SPEND_LIMIT));
+        assertEquals(FailureAction.STOP, defaults.action(FailureKind.SPEND_LIMIT));
         assertEquals(FailureAction.FAILOVER, defaults.action(FailureKind.RATE_LIMIT));
 
         assertEquals(new BatonConfig.RetryBudgetConfig(20, 5, Duration.ofSeconds(10)), config.retryBudget());
@@ -296,6 +299,19 @@ class ConfigLoaderTest {
         assertContains(problems(m), "baton.routes.support-drafts.same-target-retries: must be between 0 and 3 but was 4");
         m.put("baton.routes.support-drafts.same-target-retries", "3");
         assertEquals(3, load(m).routes().get("support-drafts").policy().sameTargetRetries());
+    }
+
+    @Test
+    void maxWaitIsBetweenZeroAndOneMinute() {
+        Map<String, String> m = valid();
+        m.put("baton.routes.support-drafts.max-wait", "2m");
+        m.put("baton.defaults.max-wait", "soon");
+        String problems = problems(m);
+        assertContains(problems, "baton.routes.support-drafts.max-wait: ");
+        assertContains(problems, "baton.defaults.max-wait: 'soon'");
+        m.put("baton.routes.support-drafts.max-wait", "0s");
+        m.remove("baton.defaults.max-wait");
+        assertEquals(Duration.ZERO, load(m).routes().get("support-drafts").policy().maxWait());
     }
 
     @Test
