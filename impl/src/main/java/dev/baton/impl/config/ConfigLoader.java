@@ -11,6 +11,7 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,6 +36,11 @@ public final class ConfigLoader {
     static final String CONNECTIONS = "baton.connections";
     static final String ROUTES = "baton.routes";
     static final String DEFAULTS = "baton.defaults";
+    static final String MODELS = "baton.models";
+    /** The keys under {@code baton.endpoint.}, read by {@code dev.baton.impl.servlet.EndpointSettings}. */
+    public static final Set<String> ENDPOINT_KEYS = Set.of("enabled", "path", "api-key-sha256", "max-body-bytes",
+            "allowed-models", "admin-key-sha256", "idempotency-ttl", "idempotency-max-entries");
+    private static final System.Logger LOG = System.getLogger(ConfigLoader.class.getName());
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
     private static final Set<String> CONNECTION_KEYS = Set.of("provider", "base-url", "alternate-base-urls", "api-key",
@@ -48,6 +54,9 @@ public final class ConfigLoader {
     private static final Pattern DEPLOYMENT = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final Set<String> POLICY_KEYS = Set.of("deadline", "attempt-timeout", "first-token-timeout",
             "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max", "max-wait", "degraded");
+    /** What follows a connection's name in its keys; a trailing dot stands for a name of the key's own. */
+    private static final List<String> CONNECTION_ATTRIBUTES = concat(CONNECTION_KEYS, List.of("headers.", "deployments."));
+    private static final List<String> ROUTE_ATTRIBUTES = concat(policyKeys(), List.of("targets"));
     private static final Set<String> GLOBAL_KEYS = Set.of("baton.retry-budget.percent",
             "baton.retry-budget.min-per-second", "baton.retry-budget.window", "baton.records.capacity",
             "baton.records.store", "baton.records.datasource", "baton.records.queue-capacity", "baton.records.retention",
@@ -59,7 +68,7 @@ public final class ConfigLoader {
     private final Config config;
     private final Set<String> providers;
     private final List<String> problems = new ArrayList<>();
-    /** Every {@code baton.*} key written as a dotted name in some source; see {@link #dottedKeys()}. */
+    /** Every {@code baton.*} key written as a dotted name in some source; see {@link #propertyKeys}. */
     private Set<String> keys = Set.of();
     /** Every api-key read, so that a key pasted into another key's value is still never printed. */
     private final List<String> secrets = new ArrayList<>();
@@ -78,7 +87,7 @@ public final class ConfigLoader {
     }
 
     private BatonConfig load() {
-        keys = dottedKeys();
+        keys = propertyKeys(config);
         checkKnownKeys(keys);
         List<String> connectionNames = names(CONNECTIONS, keys);
         List<ConnectionConfig> connections = new ArrayList<>();
@@ -91,8 +100,7 @@ public final class ConfigLoader {
         for (String name : routeNames) {
             route(name, connections, defaults).ifPresent(r -> routes.put(name, r));
         }
-        checkUnmatchedEnvironment(CONNECTIONS, connectionNames);
-        checkUnmatchedEnvironment(ROUTES, routeNames);
+        checkEnvironment(connectionNames, routeNames);
         var budget = new BatonConfig.RetryBudgetConfig(
                 integer("baton.retry-budget.percent", 10, 0, 100),
                 integer("baton.retry-budget.min-per-second", 5, 0, 10_000),
@@ -131,13 +139,15 @@ public final class ConfigLoader {
 
     /**
      * The {@code baton.*} property names, without the dotted names some implementations derive from
-     * environment variables. SmallRye Config's {@code EnvConfigSource} lists, beside
-     * {@code BATON_ROUTES_CHAT_ON_SPEND_LIMIT}, a guessed {@code baton.routes.chat.on.spend.limit}: the guess
-     * cannot be right (the mapping loses dashes and dots) and would be refused as an unknown key, discovered as
-     * a connection named after half a name, or sent as a header. A name is a guess when the source that lists it
-     * also lists its environment-variable form; names no source lists (a profile's, say) are kept.
+     * environment variables. SmallRye Config lists, beside {@code BATON_ROUTES_CHAT_ON_SPEND_LIMIT}, a guessed
+     * {@code baton.routes.chat.on.spend.limit} (recent versions from the environment source, older ones from no
+     * source at all): the guess cannot be right (the mapping loses dashes and dots) and would be refused as an
+     * unknown key, discovered as a connection named after half a name, or sent as a header. A name is a guess
+     * when no source writes it (lists it without its environment-variable form), some source lists that form, and
+     * it has no dash or capital, which the mapping never produces. Other names no source lists (a profile's, say)
+     * are kept.
      */
-    private Set<String> dottedKeys() {
+    public static Set<String> propertyKeys(Config config) {
         List<Set<String>> sources = new ArrayList<>();
         for (ConfigSource source : config.getConfigSources()) {
             sources.add(source.getPropertyNames());
@@ -148,18 +158,10 @@ public final class ConfigLoader {
                 continue;
             }
             String env = environmentForm(name);
-            boolean guessed = false;
-            boolean written = false;
-            for (Set<String> names : sources) {
-                if (names.contains(name)) {
-                    if (names.contains(env)) {
-                        guessed = true;
-                    } else {
-                        written = true;
-                    }
-                }
-            }
-            if (written || !guessed) {
+            boolean written = sources.stream().anyMatch(names -> names.contains(name) && !names.contains(env));
+            boolean guessed = !written && sources.stream().anyMatch(names -> names.contains(env))
+                    && name.equals(name.toLowerCase(Locale.ROOT)) && !name.contains("-");
+            if (!guessed) {
                 result.add(name);
             }
         }
@@ -172,24 +174,94 @@ public final class ConfigLoader {
     }
 
     /**
-     * Environment variables such as {@code BATON_CONNECTIONS_OPENAI_PROD_PROVIDER} that belong to no loaded
-     * connection (or route) would be ignored in silence: names are never discovered from environment
-     * variables, so they must be listed in {@code baton.connections} ({@code baton.routes}).
+     * Environment variable names are not property names, and a {@code BATON_*} variable may be a script's or a
+     * container's ({@code BATON_HOME}, {@code BATON_XMX}): such a variable is logged once and ignored, never
+     * refused. One that sets a key Baton reads was read with that key, so a bad value is refused naming the key.
+     * One shaped like a key of a connection, route or model whose name is not configured
+     * ({@code BATON_CONNECTIONS_OPENAI_PROD_MODELS} without {@code openai-prod}) is refused: it was most likely
+     * meant, and names are never discovered from environment variables, so it would otherwise do nothing.
      */
-    private void checkUnmatchedEnvironment(String prefix, List<String> loaded) {
-        String env = environmentForm(prefix) + "_";
-        List<String> loadedForms = loaded.stream().map(n -> environmentForm(prefix + "." + n) + "_").toList();
-        Set<String> unmatched = new TreeSet<>();
+    private void checkEnvironment(List<String> connectionNames, List<String> routeNames) {
+        Set<String> read = new TreeSet<>();
+        List<String> documented = new ArrayList<>(keys);
+        documented.addAll(List.of(CONNECTIONS, ROUTES));
+        documented.addAll(GLOBAL_KEYS);
+        ENDPOINT_KEYS.forEach(k -> documented.add("baton.endpoint." + k));
+        policyKeys().forEach(k -> documented.add(DEFAULTS + "." + k));
+        for (String name : connectionNames) {
+            CONNECTION_KEYS.forEach(k -> documented.add(CONNECTIONS + "." + name + "." + k));
+        }
+        for (String name : routeNames) {
+            documented.add(ROUTES + "." + name + ".targets");
+            policyKeys().forEach(k -> documented.add(ROUTES + "." + name + "." + k));
+        }
+        documented.forEach(k -> read.add(environmentForm(k)));
+
+        Map<String, Set<String>> unmatched = new TreeMap<>();
+        Set<String> ignored = new TreeSet<>();
         for (String name : config.getPropertyNames()) {
-            if (name.startsWith(env) && loadedForms.stream().noneMatch(name::startsWith)) {
-                unmatched.add(name);
+            if (!name.startsWith("BATON_") || read.contains(name)) {
+                continue;
+            }
+            String prefix = keyShape(name);
+            List<String> loaded = CONNECTIONS.equals(prefix) ? connectionNames
+                    : ROUTES.equals(prefix) ? routeNames : List.of();
+            // A variable of a loaded connection or route that sets nothing (an env-only header, a typo) is ignored.
+            if (prefix != null && loaded.stream().noneMatch(n -> name.startsWith(environmentForm(prefix + "." + n) + "_"))) {
+                unmatched.computeIfAbsent(prefix, p -> new TreeSet<>()).add(name);
+            } else {
+                ignored.add(name);
             }
         }
-        if (!unmatched.isEmpty()) {
-            problems.add(String.join(", ", unmatched) + ": no configured " + prefix.substring("baton.".length(), prefix.length() - 1)
-                    + " matches; names are not discovered from environment variables, so list every name in "
-                    + prefix + " (" + environmentForm(prefix) + ")");
+        for (var entry : unmatched.entrySet()) {
+            String names = String.join(", ", entry.getValue());
+            String prefix = entry.getKey();
+            problems.add(names + (prefix.equals(MODELS)
+                    ? ": matches no " + ModelProfiles.PREFIX + "<model>.<attribute> key; model names are not discovered"
+                            + " from environment variables, so write the key with dots (a properties file or a system"
+                            + " property) and override it from the environment if needed"
+                    : ": no configured " + prefix.substring("baton.".length(), prefix.length() - 1) + " matches; names"
+                            + " are not discovered from environment variables, so list every name in " + prefix + " ("
+                            + environmentForm(prefix) + ")"));
         }
+        if (!ignored.isEmpty()) {
+            LOG.log(System.Logger.Level.WARNING, "Baton ignores these environment variables, which set no key it reads"
+                    + " (see docs/configuration.md, Environment variables): " + String.join(", ", ignored));
+        }
+    }
+
+    /**
+     * The collection whose key an environment variable's name is shaped like, whatever the name in it:
+     * {@code BATON_CONNECTIONS_X_COOL_OFF} and {@code BATON_CONNECTIONS_X_HEADERS_Y} are {@code baton.connections};
+     * {@code BATON_CONNECTIONS_FILE} or {@code BATON_MODELS_DIR} is no key's (null).
+     */
+    private static String keyShape(String env) {
+        Map<String, List<String>> shapes = Map.of(CONNECTIONS, CONNECTION_ATTRIBUTES, ROUTES, ROUTE_ATTRIBUTES,
+                MODELS, ModelProfiles.ATTRIBUTES);
+        for (var shape : shapes.entrySet()) {
+            String prefix = environmentForm(shape.getKey());
+            if (!env.startsWith(prefix + "_")) {
+                continue;
+            }
+            String rest = env.substring(prefix.length()); // "_X_COOL_OFF": a name, then an attribute
+            for (String attribute : shape.getValue()) {
+                String form = "_" + environmentForm(attribute);
+                boolean named = attribute.endsWith(".")
+                        ? rest.indexOf(form, 1) > 1 && !rest.endsWith(form)
+                        : rest.endsWith(form) && rest.length() > form.length() + 1;
+                if (named) {
+                    return shape.getKey();
+                }
+            }
+        }
+        return null;
+    }
+
+    /** What follows a route's name in its keys, or the defaults' prefix. */
+    private static List<String> policyKeys() {
+        List<String> result = new ArrayList<>(POLICY_KEYS);
+        Arrays.stream(FailureKind.values()).forEach(k -> result.add("on." + k.wireName()));
+        return result;
     }
 
     /** A misspelt key is a silent default waiting to happen: refuse every key Baton does not read. */
@@ -599,6 +671,12 @@ public final class ConfigLoader {
         } catch (RuntimeException e) {
             return "";
         }
+    }
+
+    private static List<String> concat(Collection<String> a, Collection<String> b) {
+        List<String> result = new ArrayList<>(a);
+        result.addAll(b);
+        return List.copyOf(result);
     }
 
     static List<String> list(String value) {

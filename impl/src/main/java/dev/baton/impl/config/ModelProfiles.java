@@ -15,14 +15,17 @@ import java.util.TreeSet;
  * Reads {@code baton.models.<model>.*} into {@link ModelProfile}s.
  *
  * <p>Model names may contain dots ({@code gpt-5.4-mini}), so a key is read from the right: the part after
- * the last dot is the attribute, everything between {@code baton.models.} and it is the model.
+ * the last dot is the attribute, everything between {@code baton.models.} and it is the model. Model names are
+ * therefore discovered from dotted keys only; {@link ConfigLoader} checks {@code BATON_MODELS_*} variables with
+ * the other environment variables.
  */
 final class ModelProfiles {
 
-    static final String PREFIX = "baton.models.";
+    static final String PREFIX = ConfigLoader.MODELS + ".";
     static final String TOOLS = "tools";
     static final String CONTEXT_WINDOW = "context-window";
     static final String MODALITIES = "modalities";
+    static final List<String> ATTRIBUTES = List.of(TOOLS, CONTEXT_WINDOW, MODALITIES);
     static final int MAX_CONTEXT_WINDOW = 10_000_000;
     /** The input modalities a model may be configured with. */
     static final Set<String> KNOWN_MODALITIES = Set.of("text", "image", "audio");
@@ -45,14 +48,14 @@ final class ModelProfiles {
             int dot = rest.lastIndexOf('.');
             if (dot <= 0 || dot == rest.length() - 1) {
                 problems.add(key + ": expected " + PREFIX + "<model>.<attribute>, the attribute one of "
-                        + List.of(TOOLS, CONTEXT_WINDOW, MODALITIES) + ConfigLoader.source(config, key));
+                        + ATTRIBUTES + ConfigLoader.source(config, key));
                 continue;
             }
             String model = rest.substring(0, dot);
             String attribute = rest.substring(dot + 1);
-            if (!List.of(TOOLS, CONTEXT_WINDOW, MODALITIES).contains(attribute)) {
+            if (!ATTRIBUTES.contains(attribute)) {
                 problems.add(key + ": '" + attribute + "' is not a model attribute; expected one of "
-                        + List.of(TOOLS, CONTEXT_WINDOW, MODALITIES) + ConfigLoader.source(config, key));
+                        + ATTRIBUTES + ConfigLoader.source(config, key));
                 continue;
             }
             if (!served.contains(model)) {
@@ -76,30 +79,7 @@ final class ModelProfiles {
                 problems.add(key + ": " + e.getMessage() + ConfigLoader.source(config, key));
             }
         }
-        checkUnmatchedEnvironment(config, keys, problems);
         return profiles;
-    }
-
-    /**
-     * Model names are discovered from dotted keys only: {@code BATON_MODELS_GPT_5_4_MINI_TOOLS} cannot be turned back
-     * into a model name and attribute. Such a variable can override a dotted key but would be ignored in silence on
-     * its own, so it is a problem.
-     */
-    private static void checkUnmatchedEnvironment(Config config, Set<String> keys, List<String> problems) {
-        String env = ConfigLoader.environmentForm(PREFIX);
-        Set<String> known = new TreeSet<>();
-        keys.stream().filter(k -> k.startsWith(PREFIX)).map(ConfigLoader::environmentForm).forEach(known::add);
-        Set<String> unmatched = new TreeSet<>();
-        for (String name : config.getPropertyNames()) {
-            if (name.startsWith(env) && !known.contains(name)) {
-                unmatched.add(name);
-            }
-        }
-        if (!unmatched.isEmpty()) {
-            problems.add(String.join(", ", unmatched) + ": matches no " + PREFIX + "<model>.<attribute> key; model"
-                    + " names are not discovered from environment variables, so write the key with dots (a properties"
-                    + " file or a system property) and override it from the environment if needed");
-        }
     }
 
     private static boolean bool(String value) {

@@ -1,6 +1,7 @@
 package dev.baton.impl.servlet;
 
 import dev.baton.exception.FailoverDefinitionException;
+import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.config.Durations;
 import org.eclipse.microprofile.config.Config;
 
@@ -31,8 +32,7 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
                                int idempotencyMaxEntries) {
 
     static final String PREFIX = "baton.endpoint.";
-    private static final Set<String> KEYS = Set.of("enabled", "path", "api-key-sha256", "max-body-bytes",
-            "allowed-models", "admin-key-sha256", "idempotency-ttl", "idempotency-max-entries");
+    private static final Set<String> KEYS = ConfigLoader.ENDPOINT_KEYS;
     static final Duration DEFAULT_IDEMPOTENCY_TTL = Duration.ofHours(1);
     private static final Duration MAX_IDEMPOTENCY_TTL = Duration.ofDays(7);
     static final int DEFAULT_IDEMPOTENCY_ENTRIES = 10_000;
@@ -52,7 +52,8 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
     /** @throws FailoverDefinitionException naming every bad key */
     public static EndpointSettings load(Config config) {
         List<String> problems = new ArrayList<>();
-        for (String name : config.getPropertyNames()) {
+        // Property names only: an environment variable's dotted guess (baton.endpoint.api.key.sha256) is no key.
+        for (String name : ConfigLoader.propertyKeys(config)) {
             if (name.startsWith(PREFIX) && !KEYS.contains(name.substring(PREFIX.length()))) {
                 problems.add(name + ": unknown key; expected one of " + KEYS.stream().sorted().map(k -> PREFIX + k).toList());
             }

@@ -3,6 +3,9 @@ package dev.baton.impl.config;
 import dev.baton.FailureAction;
 import dev.baton.FailureKind;
 import dev.baton.exception.FailoverDefinitionException;
+import io.smallrye.config.ConfigSourceInterceptor;
+import io.smallrye.config.ConfigSourceInterceptorContext;
+import io.smallrye.config.ConfigValue;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import org.eclipse.microprofile.config.Config;
@@ -10,10 +13,18 @@ import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -192,6 +203,106 @@ class ConfigLoaderTest {
         assertContains(message, "BATON_ROUTES_CHAT_TARGETS: no configured route matches");
         assertFalse(message.contains("unknown key"), message);
         assertFalse(message.contains(PRIMARY_KEY), message);
+    }
+
+    /** Both ways SmallRye Config lists environment variables: today's, and older versions' (as WildFly's may be). */
+    private static List<Config> envConfigs(Map<String, String> properties, Map<String, String> env) {
+        return List.of(envConfig(properties, env), olderEnvConfig(properties, env));
+    }
+
+    @Test
+    void strayBatonEnvironmentVariablesAreIgnoredAndLoggedOnceByName() {
+        Map<String, String> env = new HashMap<>();
+        env.put("BATON_XMX", "2g-VALUE");
+        env.put("BATON_HOME", "/opt/baton-VALUE");
+        env.put("BATON_VERSION", "1.2-VALUE");
+        env.put("BATON_CONNECTIONS_FILE", "/etc/conn-VALUE"); // no key of a connection ends so
+        env.put("BATON_MODELS_DIR", "/models-VALUE");
+        env.put("BATON_CONNECTIONS_OPENAI_PROD_MODLES", "gpt-VALUE"); // a typo for a listed connection sets nothing
+        env.put("BATON_ROUTES_SUPPORT_DRAFTS_DEADLINE", "7s"); // read: not ignored
+        env.put("BATON_RETRY_BUDGET_PERCENT", "30");
+        env.put("PATH", "/usr/bin");
+        for (Config config : envConfigs(valid(), env)) {
+            List<LogRecord> logged = logged(() -> {
+                BatonConfig loaded = ConfigLoader.load(config, PROVIDERS);
+                assertEquals(Duration.ofSeconds(7), loaded.routes().get("support-drafts").policy().deadline());
+                assertEquals(30, loaded.retryBudget().percent());
+            });
+            assertEquals(1, logged.size(), () -> logged.stream().map(LogRecord::getMessage).toList().toString());
+            LogRecord record = logged.get(0);
+            assertEquals(Level.WARNING, record.getLevel());
+            assertContains(record.getMessage(), "Baton ignores these environment variables, which set no key it reads"
+                    + " (see docs/configuration.md, Environment variables): BATON_CONNECTIONS_FILE,"
+                    + " BATON_CONNECTIONS_OPENAI_PROD_MODLES, BATON_HOME, BATON_MODELS_DIR, BATON_VERSION, BATON_XMX");
+            assertFalse(record.getMessage().contains("VALUE"), "names only: " + record.getMessage());
+            assertFalse(record.getMessage().contains("DEADLINE"), record.getMessage());
+        }
+    }
+
+    @Test
+    void aStrayVariableDoesNotHideAProblemNorJoinIt() {
+        for (Config config : envConfigs(Map.of("baton.connections.openai-prod.provider", "openai"),
+                Map.of("BATON_XMX", "2g", "BATON_CONNECTIONS_OPENAI_PROD_MODELS", "gpt-5.4-mini"))) {
+            String message = assertThrows(FailoverDefinitionException.class,
+                    () -> ConfigLoader.load(config, PROVIDERS)).getMessage();
+            assertContains(message, "baton.connections.openai-prod.api-key: required");
+            assertFalse(message.contains("XMX") || message.contains("xmx"), message);
+        }
+    }
+
+    @Test
+    void anEnvironmentVariableForADocumentedKeyWithABadValueIsRefusedNamingTheKey() {
+        Map<String, String> env = new HashMap<>();
+        env.put("BATON_CONNECTIONS", "primary");
+        env.put("BATON_CONNECTIONS_PRIMARY_PROVIDER", "openai");
+        env.put("BATON_CONNECTIONS_PRIMARY_API_KEY", PRIMARY_KEY);
+        env.put("BATON_CONNECTIONS_PRIMARY_MODELS", "gpt-5.4-mini");
+        env.put("BATON_CONNECTIONS_PRIMARY_COOL_OFF", "abc");
+        env.put("BATON_RECORDS_CAPACITY", "many");
+        env.put("BATON_XMX", "2g");
+        for (Config config : envConfigs(Map.of(), env)) {
+            String message = assertThrows(FailoverDefinitionException.class,
+                    () -> ConfigLoader.load(config, PROVIDERS)).getMessage();
+            assertContains(message, "baton.connections.primary.cool-off: 'abc' is not a duration");
+            assertContains(message, "(from EnvConfigSource)");
+            assertContains(message, "baton.records.capacity: 'many' is not a whole number");
+            assertFalse(message.contains("unknown key"), message);
+            assertFalse(message.contains(PRIMARY_KEY), message);
+        }
+    }
+
+    @Test
+    void unknownKeysFromPropertySourcesAreStillRefusedBesideEnvironmentVariables() {
+        Map<String, String> m = valid();
+        m.put("baton.xmx", "2g");
+        m.put("baton.connections.openai-prod.cool.off", "10s");
+        for (Config config : envConfigs(m, Map.of("BATON_XMX", "4g", "BATON_HOME", "/opt/baton"))) {
+            String message = assertThrows(FailoverDefinitionException.class,
+                    () -> ConfigLoader.load(config, PROVIDERS)).getMessage();
+            assertContains(message, "baton.xmx: unknown key (see docs/configuration.md for the keys Baton reads)");
+            assertContains(message, "baton.connections.openai-prod.cool.off: unknown key");
+            assertFalse(message.contains("baton.home"), message);
+        }
+    }
+
+    @Test
+    void variablesShapedLikeAKeyOfAnUnlistedNameAreRefusedWithEitherNameListing() {
+        Map<String, String> env = new HashMap<>();
+        env.put("BATON_CONNECTIONS_OPENAI_PROD_PROVIDER", "openai");
+        env.put("BATON_CONNECTIONS_OPENAI_PROD_HEADERS_X_TRACE", "on");
+        env.put("BATON_ROUTES_CHAT_ON_SPEND_LIMIT", "failover");
+        env.put("BATON_MODELS_GPT_5_4_MINI_CONTEXT_WINDOW", "8192");
+        env.put("BATON_CONNECTIONS_FILE", "/etc/connections");
+        for (Config config : envConfigs(Map.of(), env)) {
+            String message = assertThrows(FailoverDefinitionException.class,
+                    () -> ConfigLoader.load(config, PROVIDERS)).getMessage();
+            assertContains(message, "BATON_CONNECTIONS_OPENAI_PROD_HEADERS_X_TRACE, BATON_CONNECTIONS_OPENAI_PROD_PROVIDER:"
+                    + " no configured connection matches");
+            assertContains(message, "BATON_ROUTES_CHAT_ON_SPEND_LIMIT: no configured route matches");
+            assertContains(message, "BATON_MODELS_GPT_5_4_MINI_CONTEXT_WINDOW: matches no baton.models.<model>.<attribute> key");
+            assertFalse(message.contains("FILE"), message);
+            assertFalse(message.contains("unknown key"), message);
+        }
     }
 
     @Test
@@ -587,6 +698,96 @@ class ConfigLoaderTest {
         return new SmallRyeConfigBuilder().addDefaultInterceptors()
                 .withSources(new PropertiesConfigSource(properties, "test", 100))
                 .withSources(new io.smallrye.config.EnvConfigSource(env, 300)).build();
+    }
+
+    /**
+     * Like {@link #envConfig}, but the environment's dotted guesses are listed by the config and by no source, as
+     * older SmallRye Config versions do (their {@code PropertyNamesConfigSourceInterceptor}): {@code BATON_XMX}
+     * shows as {@code baton.xmx}, unless some listed name already has that environment form.
+     */
+    static Config olderEnvConfig(Map<String, String> properties, Map<String, String> env) {
+        ConfigSourceInterceptor dottedNames = new ConfigSourceInterceptor() {
+            @Override
+            public ConfigValue getValue(ConfigSourceInterceptorContext context, String name) {
+                return context.proceed(name);
+            }
+
+            @Override
+            public Iterator<String> iterateNames(ConfigSourceInterceptorContext context) {
+                Set<String> names = new HashSet<>();
+                context.iterateNames().forEachRemaining(names::add);
+                Set<String> forms = new HashSet<>();
+                names.stream().filter(n -> !env.containsKey(n)).forEach(n -> forms.add(ConfigLoader.environmentForm(n)));
+                for (String name : env.keySet()) {
+                    if (!forms.contains(name)) {
+                        names.add(name.toLowerCase(Locale.ROOT).replace('_', '.'));
+                    }
+                }
+                return names.iterator();
+            }
+        };
+        return new SmallRyeConfigBuilder().addDefaultInterceptors()
+                .withSources(new PropertiesConfigSource(properties, "test", 100))
+                .withSources(new OlderEnvSource(env))
+                .withInterceptors(dottedNames).build();
+    }
+
+    /** SmallRye's environment source, listing only the variables' own names. */
+    private static final class OlderEnvSource implements org.eclipse.microprofile.config.spi.ConfigSource {
+        private final io.smallrye.config.EnvConfigSource env;
+        private final Set<String> names;
+
+        OlderEnvSource(Map<String, String> env) {
+            this.env = new io.smallrye.config.EnvConfigSource(env, 300);
+            this.names = Set.copyOf(env.keySet());
+        }
+
+        @Override
+        public Set<String> getPropertyNames() {
+            return names;
+        }
+
+        @Override
+        public String getValue(String name) {
+            return env.getValue(name);
+        }
+
+        @Override
+        public String getName() {
+            return "EnvConfigSource";
+        }
+
+        @Override
+        public int getOrdinal() {
+            return 300;
+        }
+    }
+
+    /** What {@link ConfigLoader} logs while {@code action} runs. */
+    private static List<LogRecord> logged(Runnable action) {
+        Logger logger = Logger.getLogger(ConfigLoader.class.getName());
+        List<LogRecord> records = new ArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try {
+            action.run();
+        } finally {
+            logger.removeHandler(handler);
+        }
+        return records;
     }
 
     static String problems(Map<String, String> properties) {

@@ -1,6 +1,7 @@
 package dev.baton.impl.servlet;
 
 import dev.baton.exception.FailoverDefinitionException;
+import io.smallrye.config.EnvConfigSource;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import org.eclipse.microprofile.config.Config;
@@ -68,6 +69,28 @@ class EndpointSettingsTest {
                 .contains("baton.endpoint.idempotency-ttl: must be between 1s and 7 days"));
         assertTrue(problems(Map.of("baton.endpoint.idempotency-ttl", "500ms"))
                 .contains("baton.endpoint.idempotency-ttl: must be between 1s and 7 days"));
+    }
+
+    @Test
+    void readsItsKeysFromEnvironmentVariablesWithoutTakingTheirNamesForKeys() {
+        // SmallRye's environment source also lists baton.endpoint.api.key.sha256, which is no key.
+        Config config = new SmallRyeConfigBuilder().addDefaultInterceptors()
+                .withSources(new EnvConfigSource(Map.of("BATON_ENDPOINT_API_KEY_SHA256", CHAT,
+                        "BATON_ENDPOINT_IDEMPOTENCY_TTL", "10m", "BATON_ENDPOINT_XMX", "2g"), 300)).build();
+        EndpointSettings s = EndpointSettings.load(config);
+        assertArrayEquals(HexFormat.of().parseHex(CHAT), s.keyHashes().get(0));
+        assertEquals(Duration.ofMinutes(10), s.idempotencyTtl());
+
+        Config bad = new SmallRyeConfigBuilder().addDefaultInterceptors()
+                .withSources(new EnvConfigSource(Map.of("BATON_ENDPOINT_MAX_BODY_BYTES", "lots"), 300)).build();
+        String problems = assertThrows(FailoverDefinitionException.class, () -> EndpointSettings.load(bad)).getMessage();
+        assertTrue(problems.contains("baton.endpoint.max-body-bytes: 'lots' is not a whole number"), problems);
+        assertFalse(problems.contains("unknown key"), problems);
+    }
+
+    @Test
+    void anUnknownKeyInAPropertySourceIsStillRefused() {
+        assertTrue(problems(Map.of("baton.endpoint.enabeld", "true")).contains("baton.endpoint.enabeld: unknown key"));
     }
 
     private static String problems(Map<String, String> props) {
