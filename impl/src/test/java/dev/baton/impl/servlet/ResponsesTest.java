@@ -1,0 +1,82 @@
+package dev.baton.impl.servlet;
+
+import dev.baton.FailureKind;
+import dev.baton.exception.RequestRejectedException;
+import dev.baton.exception.UpstreamFailedException;
+import dev.baton.record.AttemptRecord;
+import dev.baton.record.RequestRecord;
+import dev.baton.record.SkippedTarget;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ResponsesTest {
+
+    private static final Instant NOW = Instant.parse("2026-12-01T12:00:00Z");
+
+    private static JsonObject error(Answer answer) {
+        return Json.createReader(new StringReader(new String(answer.body(), StandardCharsets.UTF_8))).readObject()
+                .getJsonObject("error");
+    }
+
+    @Test
+    void aFinalErrorListsEveryAttemptThenEverySkipAsDataWithoutProviderMessages() {
+        RequestRecord record = new RequestRecord("req_1", NOW, false, 502, "upstream_error", "chat", "chat", null,
+                List.of(new AttemptRecord("a/gpt", "a", "openai", "gpt", "primary", 0, NOW, 41, FailureKind.SERVER_ERROR,
+                                503, "service_unavailable_error", "server_is_overloaded",
+                                "the prompt 'my secret plan' was too much", null, false, false),
+                        new AttemptRecord("b/org/model", "b", "openai", "org/model", "standby_a", 0, NOW, 5,
+                                FailureKind.CONNECTION, 0, null, null, "refused", null, false, false)),
+                List.of(new SkippedTarget("c/gpt", "standby_b", "ejected for 27s more")),
+                false, false, null, 60, null, false);
+        UpstreamFailedException e = UpstreamFailedException.of("No target could serve the request.", 502,
+                "server_error", "upstream_error", null, Duration.ofMillis(2_300), true, record);
+
+        Answer answer = Responses.failure(e, "req_fallback");
+
+        assertEquals("true", answer.headers().get("x-should-retry"));
+        assertEquals("3", answer.headers().get("retry-after"), "whole seconds, rounded up");
+        assertEquals("2300", answer.headers().get("retry-after-ms"));
+        JsonArray attempts = error(answer).getJsonArray("attempts");
+        assertEquals(3, attempts.size());
+        JsonObject first = attempts.getJsonObject(0);
+        assertEquals("a", first.getString("connection"));
+        assertEquals("gpt", first.getString("model"));
+        assertEquals("primary", first.getString("position"));
+        assertEquals("server_error", first.getString("kind"));
+        assertEquals(503, first.getInt("status"));
+        assertEquals("server_is_overloaded", first.getString("provider_code"));
+        assertEquals(41, first.getInt("duration_ms"));
+        assertTrue(first.isNull("reason"));
+        JsonObject second = attempts.getJsonObject(1);
+        assertEquals("org/model", second.getString("model"), "a model name may hold a slash");
+        assertTrue(second.isNull("status"), "no response came");
+        JsonObject skipped = attempts.getJsonObject(2);
+        assertEquals("c", skipped.getString("connection"));
+        assertEquals("skipped", skipped.getString("kind"));
+        assertEquals("ejected for 27s more", skipped.getString("reason"));
+        assertFalse(new String(answer.body(), StandardCharsets.UTF_8).contains("secret plan"),
+                "a provider's message may quote the prompt: it stays in the record");
+    }
+
+    @Test
+    void aRefusalHasAnEmptyAttemptsListAndNoRetryHint() {
+        Answer answer = Responses.failure(RequestRejectedException.unknownModel("nope"), "req_2");
+
+        assertEquals(List.of(), error(answer).getJsonArray("attempts"));
+        assertEquals("false", answer.headers().get("x-should-retry"));
+        assertFalse(answer.headers().containsKey("retry-after"));
+        assertFalse(answer.headers().containsKey("retry-after-ms"));
+    }
+}
