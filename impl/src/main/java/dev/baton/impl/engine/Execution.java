@@ -53,6 +53,8 @@ abstract class Execution {
     private final List<AttemptRecord> attempts = new ArrayList<>();
     private final List<FinalError.Skip> skipped = new ArrayList<>();
     private final Set<Candidate> deferred = new HashSet<>();
+    /** Parked targets this request already waited for: one wait each, so no chain of waits adds up past max-wait. */
+    private final Set<Candidate> waitedFor = new HashSet<>();
     /** Every target the plan found able to serve the request, for when one could be usable again. */
     private final List<Candidate> eligible;
     /** Connections this request learnt are unusable for it: a bad key or an empty account. */
@@ -169,14 +171,17 @@ abstract class Execution {
                         continue;
                     }
                     Duration maxWait = resolution.policy().maxWait();
-                    if (wait.compareTo(maxWait) <= 0 && wait.plus(Decision.MIN_ATTEMPT).compareTo(left) <= 0) {
-                        later(wait, () -> {
+                    if (wait.compareTo(maxWait) <= 0 && wait.plus(Decision.MIN_ATTEMPT).compareTo(left) <= 0
+                            && waitedFor.add(c)) {
+                        // A millisecond past the end: the timer runs on the monotonic clock, parking on the wall clock.
+                        later(wait.plusMillis(1), () -> {
                             queue.add(0, c);
                             next();
                         });
                         return;
                     }
-                    skip(c, "parked for " + Durations.format(wait) + " more, " + (wait.compareTo(maxWait) > 0
+                    skip(c, "parked for " + Durations.format(wait) + " more, " + (waitedFor.contains(c)
+                            ? "parked again after a wait" : wait.compareTo(maxWait) > 0
                             ? "longer than max-wait (" + Durations.format(maxWait) + ")" : "past the deadline"),
                             availability.until(), true);
                 }
