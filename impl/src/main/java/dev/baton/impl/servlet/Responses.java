@@ -109,9 +109,7 @@ final class Responses {
 
     static void write(HttpServletResponse resp, Answer answer) throws IOException {
         answer.applyTo(resp);
-        byte[] body = answer.body();
-        resp.setContentLength(body.length);
-        resp.getOutputStream().write(body);
+        resp.getOutputStream().write(answer.body());
     }
 
     static void json(HttpServletResponse resp, int status, JsonStructure body) throws IOException {
