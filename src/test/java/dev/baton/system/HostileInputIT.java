@@ -13,8 +13,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -171,7 +171,7 @@ class HostileInputIT extends ClientSideIT {
             for (int i = 0; i < 2; i++) {
                 RawHttp.Response refusal = http.post(path(), authorization, utf8(body));
                 assertEquals(status, refusal.status(), refusal::body);
-                assertNull(refusal.header("connection"), refusal.headers()::toString);
+                assertFalse("close".equalsIgnoreCase(refusal.header("connection")), refusal.headers()::toString);
             }
             RawHttp.Response served = http.post(path(), KEY, utf8(Gateway.chatBody(Gateway.ROUTE, false)));
             assertEquals(200, served.status(), served::body);
