@@ -39,6 +39,11 @@ public final class RequestRejectedException extends FailoverException {
         return new RequestRejectedException(message, 413, "invalid_request_error", "request_too_large", null);
     }
 
+    /** 408: the body did not arrive in time. */
+    public static RequestRejectedException bodyTimeout(String message) {
+        return new RequestRejectedException(message, 408, "invalid_request_error", "request_timeout", null);
+    }
+
     /** 401: the caller's gateway key is missing or wrong. */
     public static RequestRejectedException unauthorized(String message) {
         return new RequestRejectedException(message, 401, "authentication_error", "invalid_api_key", null);

@@ -1,5 +1,6 @@
 package dev.baton.impl.record;
 
+import dev.baton.impl.log.RateLimitedLog;
 import dev.baton.record.RequestRecord;
 
 import javax.sql.DataSource;

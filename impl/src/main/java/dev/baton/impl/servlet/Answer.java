@@ -25,11 +25,15 @@ record Answer(int status, Map<String, String> headers, byte[] body) {
         body = body.clone();
     }
 
-    /** Sets the status line and headers; the caller writes {@link #body()}. */
+    /**
+     * Sets the status line and headers; the caller writes {@link #body()}. A Content-Length lets
+     * the connection stay open after the answer without chunked framing.
+     */
     void applyTo(HttpServletResponse resp) {
         resp.setStatus(status);
         resp.setContentType("application/json");
         resp.setCharacterEncoding("UTF-8");
+        resp.setContentLength(body.length);
         headers.forEach(resp::setHeader);
     }
 

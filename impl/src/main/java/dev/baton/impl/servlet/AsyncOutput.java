@@ -5,6 +5,7 @@ import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -20,6 +21,9 @@ import java.util.Queue;
  * {@code whenGone} runs once when the client disconnects, the write fails or the container ends
  * the async cycle, which is where the upstream exchange is cancelled.
  *
+ * <p>When the async timeout fires, the client gets {@code timeoutAnswer} if nothing was sent yet,
+ * and the cycle ends either way: no request is left hanging.
+ *
  * <p>Thread-safe: writes are serialised by the instance lock.
  */
 final class AsyncOutput implements WriteListener, AsyncListener {
@@ -27,24 +31,30 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private final AsyncContext async;
     private final ServletOutputStream out;
     private final Queue<byte[]> queue = new ArrayDeque<>();
+    private final Answer timeoutAnswer;
     private Runnable whenDrained = () -> { };
     private Runnable whenGone = () -> { };
+    private boolean started;
     private boolean finishing;
     private boolean closed;
     /** Written since the last flush; flushing nothing would commit the status line too early. */
     private boolean unflushed;
 
-    AsyncOutput(AsyncContext async) throws IOException {
+    AsyncOutput(AsyncContext async, Answer timeoutAnswer) throws IOException {
         this.async = async;
+        this.timeoutAnswer = timeoutAnswer;
         this.out = async.getResponse().getOutputStream();
         async.addListener(this);
     }
 
-    /** Starts non-blocking mode; call after the callbacks are set. */
-    void start(Runnable drained, Runnable gone) {
+    /** Sets the callbacks and starts non-blocking mode (once; a later call only replaces the callbacks). */
+    synchronized void start(Runnable drained, Runnable gone) {
         this.whenDrained = drained;
         this.whenGone = gone;
-        out.setWriteListener(this);
+        if (!started) {
+            started = true;
+            out.setWriteListener(this);
+        }
     }
 
     synchronized void send(byte[] bytes) {
@@ -108,8 +118,20 @@ final class AsyncOutput implements WriteListener, AsyncListener {
 
     @Override
     public void onTimeout(AsyncEvent event) {
-        gone();
-        event.getAsyncContext().complete();
+        Runnable cancel;
+        synchronized (this) {
+            cancel = takeWhenGone();
+            // Queued before the upstream is cancelled: its own failure answer then finds us finishing.
+            if (!closed && !finishing && !async.getResponse().isCommitted()) {
+                timeoutAnswer.applyTo((HttpServletResponse) async.getResponse());
+                queue.clear();
+                queue.add(timeoutAnswer.body());
+                start(() -> { }, () -> { });
+                finish();
+            }
+        }
+        cancel.run();
+        gone(); // ends the cycle if the answer could not be written at once
     }
 
     @Override
@@ -129,16 +151,20 @@ final class AsyncOutput implements WriteListener, AsyncListener {
             }
             closed = true;
             queue.clear();
-            callback = whenGone;
-            whenGone = () -> { };
+            callback = takeWhenGone();
         }
         callback.run();
-        // With no async timeout, nothing else would ever end this request: the container would
-        // wait for it at shutdown.
+        // Ended at once, not left to the async timeout, a last resort of minutes.
         try {
             async.complete();
         } catch (RuntimeException alreadyEnded) {
             // completed or dispatched by the container in the meantime
         }
+    }
+
+    private Runnable takeWhenGone() {
+        Runnable callback = whenGone;
+        whenGone = () -> { };
+        return callback;
     }
 }

@@ -6,14 +6,19 @@ import jakarta.servlet.ServletInputStream;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
  * Reads a request body without blocking, as the container makes bytes available, and refuses it
- * as soon as it grows past the limit (a chunked body has no Content-Length for the filter to check).
- * One instance per request; the container calls it from one thread at a time.
+ * as soon as it grows past the limit (a chunked body has no Content-Length for the filter to check)
+ * or keeps arriving past {@link #MAX_READ_TIME} (a body trickled a byte at a time never trips a
+ * server's idle read timeout; a body that stops arriving does). One instance per request; the
+ * container calls it from one thread at a time.
  */
 final class BodyReader implements ReadListener {
+
+    static final Duration MAX_READ_TIME = Duration.ofSeconds(10);
 
     private final ServletInputStream in;
     private final int maxBytes;
@@ -21,6 +26,7 @@ final class BodyReader implements ReadListener {
     private final Consumer<Throwable> onFailure;
     private final ByteArrayOutputStream body = new ByteArrayOutputStream();
     private final byte[] buffer = new byte[8192];
+    private final long startNanos = System.nanoTime();
     private boolean done;
 
     private BodyReader(ServletInputStream in, int maxBytes, Consumer<byte[]> onBody, Consumer<Throwable> onFailure) {
@@ -43,8 +49,12 @@ final class BodyReader implements ReadListener {
                 return; // onAllDataRead follows
             }
             if (body.size() + n > maxBytes) {
-                done = true;
-                onFailure.accept(RequestRejectedException.tooLarge("The request body is larger than " + maxBytes + " bytes."));
+                fail(RequestRejectedException.tooLarge("The request body is larger than " + maxBytes + " bytes."));
+                return;
+            }
+            if (System.nanoTime() - startNanos > MAX_READ_TIME.toNanos()) {
+                fail(RequestRejectedException.bodyTimeout("The request body took longer than "
+                        + MAX_READ_TIME.toSeconds() + " s to arrive."));
                 return;
             }
             body.write(buffer, 0, n);
@@ -62,8 +72,12 @@ final class BodyReader implements ReadListener {
     @Override
     public void onError(Throwable t) {
         if (!done) {
-            done = true;
-            onFailure.accept(t);
+            fail(t);
         }
+    }
+
+    private void fail(Throwable t) {
+        done = true;
+        onFailure.accept(t);
     }
 }

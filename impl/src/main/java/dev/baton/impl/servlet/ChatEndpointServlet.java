@@ -56,12 +56,15 @@ public class ChatEndpointServlet extends HttpServlet {
     private static final String STAINLESS_RETRY_COUNT = "x-stainless-retry-count";
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     static final int MAX_IDEMPOTENCY_KEY_CHARS = 255;
+    private static final Duration ASYNC_TIMEOUT_MARGIN = Duration.ofSeconds(30);
 
     private transient FailoverChatService chat;
     private transient BatonConfig config;
     private int maxBodyBytes;
     private transient Set<String> allowedModels;
     private transient IdempotencyCache idempotency;
+    /** Ends a request nothing else ended; the engine's deadlines end every other one well before it. */
+    private transient Duration asyncTimeout;
 
     @Override
     public void init() {
@@ -72,6 +75,17 @@ public class ChatEndpointServlet extends HttpServlet {
                 .collect(Collectors.toUnmodifiableSet());
         idempotency = new IdempotencyCache(Duration.parse(getInitParameter("idempotency-ttl")),
                 Integer.parseInt(getInitParameter("idempotency-max-entries")), Clock.systemUTC());
+        asyncTimeout = lastResort(config);
+    }
+
+    /**
+     * The longest a request can legitimately take: the longest deadline (until the commit point),
+     * then a stream's longest run after it, plus a margin for the body and the last write.
+     */
+    static Duration lastResort(BatonConfig config) {
+        Duration deadline = config.routes().values().stream().map(r -> r.policy().deadline())
+                .reduce(config.defaults().deadline(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
+        return deadline.plus(config.maxStreamDuration()).plus(ASYNC_TIMEOUT_MARGIN);
     }
 
     @Override
@@ -89,34 +103,47 @@ public class ChatEndpointServlet extends HttpServlet {
             return;
         }
         String caller = GatewayFilter.caller(req);
-        AsyncContext async = req.startAsync();
-        async.setTimeout(0); // the engine's deadlines and timeouts bound every request
-        AsyncOutput output = new AsyncOutput(async);
-        HttpServletResponse response = (HttpServletResponse) async.getResponse();
         String refusalId = GatewayFilter.requestId(req);
+        AsyncContext async = req.startAsync();
+        async.setTimeout(asyncTimeout.toMillis());
+        AsyncOutput output = new AsyncOutput(async, Responses.timedOut(asyncTimeout, refusalId));
+        HttpServletResponse response = (HttpServletResponse) async.getResponse();
         BodyReader.read(req.getInputStream(), maxBodyBytes, body -> {
-            ChatRequest request;
             try {
-                request = allowed(withCallerHints(ChatRequest.fromJson(new String(body, StandardCharsets.UTF_8)), req));
-            } catch (RequestRejectedException e) {
+                chat(body, req, caller, idempotencyKey, response, output, refusalId);
+            } catch (Throwable e) {
+                // The boundary: whatever broke (a parser's StackOverflowError, a bug), the client gets an answer.
                 refuse(response, output, e, refusalId);
-                return;
-            }
-            if (request.stream() && idempotencyKey != null) {
-                refuse(response, output, Responses.refusal(400, "invalid_request_error", "invalid_request",
-                        IDEMPOTENCY_KEY, "A streaming request cannot carry an Idempotency-Key: a stream cannot be "
-                                + "replayed once consumed. Send it without the header, or set \"stream\": false.",
-                        refusalId));
-            } else if (request.stream()) {
-                new SseRelay(response, output, refusalId).subscribeTo(chat.stream(request));
-            } else if (idempotencyKey != null) {
-                completeOnce(request, idempotency.claim(caller, idempotencyKey, sha256(body)), response, output,
-                        refusalId);
-            } else {
-                complete(request, response, output, refusalId);
             }
         }, error -> refuse(response, output, error instanceof RequestRejectedException ? error
                 : RequestRejectedException.invalidRequest("The request body could not be read.", null), refusalId));
+    }
+
+    private void chat(byte[] body, HttpServletRequest req, String caller, String idempotencyKey,
+                      HttpServletResponse response, AsyncOutput output, String refusalId) {
+        ChatRequest request;
+        try {
+            if (!(StrictJson.read(body) instanceof JsonObject json)) {
+                throw RequestRejectedException.invalidRequest("The request body is not a JSON object.", null);
+            }
+            request = allowed(withCallerHints(ChatRequest.fromJson(json), req));
+        } catch (RequestRejectedException e) {
+            refuse(response, output, e, refusalId);
+            return;
+        }
+        if (request.stream() && idempotencyKey != null) {
+            refuse(response, output, Responses.refusal(400, "invalid_request_error", "invalid_request",
+                    IDEMPOTENCY_KEY, "A streaming request cannot carry an Idempotency-Key: a stream cannot be "
+                            + "replayed once consumed. Send it without the header, or set \"stream\": false.",
+                    refusalId));
+        } else if (request.stream()) {
+            new SseRelay(response, output, refusalId).subscribeTo(chat.stream(request));
+        } else if (idempotencyKey != null) {
+            completeOnce(request, idempotency.claim(caller, idempotencyKey, sha256(body)), response, output,
+                    refusalId);
+        } else {
+            complete(request, response, output, refusalId);
+        }
     }
 
     /**

@@ -4,14 +4,9 @@ import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.spi.RecordQuery;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
-import jakarta.json.spi.JsonProvider;
 
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,7 +27,6 @@ final class OperatorRequests {
     static final int MAX_REASON_CHARS = 200;
     private static final Set<String> RECORD_PARAMS = Set.of("from", "to", "connection", "outcome", "limit");
     private static final Set<String> EJECT_MEMBERS = Set.of("for", "reason");
-    private static final JsonProvider JSON = JsonProvider.provider();
 
     private OperatorRequests() {
     }
@@ -98,15 +92,8 @@ final class OperatorRequests {
         if (new String(body, StandardCharsets.UTF_8).isBlank()) {
             return new Ejection(duration, reason);
         }
-        JsonObject json;
-        try (JsonReader reader = JSON.createReader(new ByteArrayInputStream(body))) {
-            JsonValue value = reader.readValue();
-            if (value.getValueType() != JsonValue.ValueType.OBJECT) {
-                throw invalid("The body must be a JSON object such as {\"for\": \"10m\"}.", null);
-            }
-            json = value.asJsonObject();
-        } catch (JsonException e) {
-            throw invalid("The body is not valid JSON; send a JSON object such as {\"for\": \"10m\"}.", null);
+        if (!(StrictJson.read(body) instanceof JsonObject json)) {
+            throw invalid("The body must be a JSON object such as {\"for\": \"10m\"}.", null);
         }
         for (String member : json.keySet()) {
             if (!EJECT_MEMBERS.contains(member)) {

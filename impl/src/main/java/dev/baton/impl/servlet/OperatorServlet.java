@@ -22,6 +22,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -121,7 +122,7 @@ public class OperatorServlet extends HttpServlet {
             return;
         }
         AsyncContext async = req.startAsync();
-        AsyncOutput output = new AsyncOutput(async);
+        AsyncOutput output = new AsyncOutput(async, Responses.timedOut(Duration.ofMillis(async.getTimeout()), id));
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         BodyReader.read(req.getInputStream(), MAX_BODY_BYTES, body -> {
             Answer answer;
@@ -132,7 +133,7 @@ public class OperatorServlet extends HttpServlet {
                         ejection.duration(), ejection.reason());
                 JsonObject json = connection(health.get().snapshot());
                 answer = new Answer(200, Map.of("x-request-id", id), json.toString().getBytes(StandardCharsets.UTF_8));
-            } catch (FailoverException e) {
+            } catch (Throwable e) { // a refusal, or anything unexpected: the caller gets an answer either way
                 answer = Responses.failure(e, id);
             }
             send(response, output, answer);

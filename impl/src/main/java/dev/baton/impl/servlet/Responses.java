@@ -3,19 +3,23 @@ package dev.baton.impl.servlet;
 import dev.baton.ChatResponse;
 import dev.baton.ServedBy;
 import dev.baton.exception.FailoverException;
+import dev.baton.impl.log.RateLimitedLog;
 import jakarta.json.JsonStructure;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
-import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /** Status lines and headers of the endpoint's answers, in one place so every path says the same. */
 final class Responses {
 
     private static final System.Logger LOG = System.getLogger(Responses.class.getName());
+    /** Hostile input that finds a new way to break would otherwise fill the log at the attacker's pace. */
+    private static final RateLimitedLog UNEXPECTED = new RateLimitedLog(LOG, 10, TimeUnit.SECONDS);
 
     private Responses() {
     }
@@ -60,11 +64,12 @@ final class Responses {
     static Answer failure(Throwable error, String fallbackId) {
         Map<String, String> headers = new LinkedHashMap<>();
         if (!(error instanceof FailoverException e)) {
-            LOG.log(Level.ERROR, "request " + fallbackId + " failed unexpectedly", error);
+            UNEXPECTED.error(n -> "request " + fallbackId + " failed unexpectedly"
+                    + (n > 1 ? " (" + n + " unexpected failures since the last message)" : ""), error);
             headers.put("x-request-id", fallbackId);
             headers.put("x-should-retry", "false");
-            return new Answer(500, headers, bytes(Json.error("Internal error; see the server log for request "
-                    + fallbackId + ".", "server_error", "internal_error", null)));
+            return new Answer(500, headers, bytes(Json.error("Internal error in request " + fallbackId + ".",
+                    "server_error", "internal_error", null)));
         }
         headers.put("x-request-id", e.requestId().orElse(fallbackId));
         headers.put("x-should-retry", Boolean.toString(e.retryable()));
@@ -74,6 +79,12 @@ final class Responses {
             headers.put("retry-after-ms", Long.toString(millis));
         });
         return new Answer(e.httpStatus(), headers, bytes(Json.error(e)));
+    }
+
+    /** The last-resort answer when the async timeout ends a request nothing else ended. */
+    static Answer timedOut(Duration after, String requestId) {
+        return refusal(504, "server_error", "timeout", null, "The request was not answered within "
+                + after.toSeconds() + " s.", requestId);
     }
 
     /** A refusal the endpoint makes itself, with a status no {@code RequestRejectedException} has. */
@@ -104,9 +115,7 @@ final class Responses {
 
     static void write(HttpServletResponse resp, Answer answer) throws IOException {
         answer.applyTo(resp);
-        byte[] body = answer.body();
-        resp.setContentLength(body.length);
-        resp.getOutputStream().write(body);
+        resp.getOutputStream().write(answer.body());
     }
 
     static void json(HttpServletResponse resp, int status, JsonStructure body) throws IOException {

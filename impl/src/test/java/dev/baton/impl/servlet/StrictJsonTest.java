@@ -1,0 +1,52 @@
+package dev.baton.impl.servlet;
+
+import dev.baton.exception.RequestRejectedException;
+import jakarta.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class StrictJsonTest {
+
+    @ParameterizedTest
+    @ValueSource(ints = {65, 1_000, 20_000})
+    void refusesDeepNestingBeforeParsing(int depth) {
+        String body = "{\"model\":\"demo\",\"messages\":" + "[".repeat(depth - 1) + "]".repeat(depth - 1) + "}";
+        var e = assertThrows(RequestRejectedException.class, () -> StrictJson.read(bytes(body)));
+        assertEquals(400, e.httpStatus());
+        assertTrue(e.getMessage().contains("deeper than 64 levels"), e.getMessage());
+    }
+
+    @Test
+    void acceptsTheLimitAndCountsNoBracketInsideStrings() {
+        String brackets = "\"[[[{{{\\\"[[[\"";
+        String body = "{\"a\":" + "[".repeat(63) + brackets + "]".repeat(63) + "}";
+        assertTrue(StrictJson.read(bytes(body)) instanceof JsonObject);
+    }
+
+    @Test
+    void refusesInvalidUtf8() {
+        byte[] body = {'{', '"', 'a', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'};
+        var e = assertThrows(RequestRejectedException.class, () -> StrictJson.read(body));
+        assertEquals("The request body is not valid UTF-8.", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"model\":\"a\",\"model\":\"b\"}", "{\"n\":1", "", "{\"n\":9}x}"})
+    void refusesWhatIsNotStrictJsonWithA400(String body) {
+        String big = body.replace("}x}", "9".repeat(5_000) + "}"); // beyond Parsson's own number limit
+        var e = assertThrows(RequestRejectedException.class, () -> StrictJson.read(bytes(big)));
+        assertEquals(400, e.httpStatus());
+        assertEquals("The request body is not valid JSON.", e.getMessage());
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
