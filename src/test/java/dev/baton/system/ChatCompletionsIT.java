@@ -202,6 +202,8 @@ class ChatCompletionsIT extends ClientSideIT {
         assertFalse(events.contains("[DONE]"), response::body);
         String last = events.get(events.size() - 1);
         assertTrue(last.startsWith("{\"error\""), () -> "last event: " + last);
+        assertTrue(response.body().contains("\n\nevent: error\ndata: {\"error\""),
+                () -> "the error event is named error: " + response.body());
         JsonObject error = Gateway.json(last).getJsonObject("error");
         assertTrue(error.containsKey("message") && error.containsKey("type"), error::toString);
         assertEquals("Hello", Gateway.streamedText(events.subList(0, events.size() - 1)));

@@ -296,7 +296,7 @@ public class ChatEndpointServlet extends HttpServlet {
     /**
      * Relays a stream to the client as SSE. Nothing is written before the first chunk: that chunk is
      * the commit point, when status 200 and the served-by headers go out. A failure before it is an
-     * ordinary JSON error response; after it, an error event and no {@code [DONE]}.
+     * ordinary JSON error response; after it, an event named {@code error} and no {@code [DONE]}.
      */
     private static final class SseRelay implements Flow.Subscriber<ChatChunk> {
 
@@ -334,7 +334,7 @@ public class ChatEndpointServlet extends HttpServlet {
                 response.setHeader("x-accel-buffering", "no");
                 Responses.servedBy(response, chunk.servedBy(), chunk.requestId());
             }
-            output.send(event(chunk.body().toString()));
+            output.send(event(null, chunk.body().toString()));
         }
 
         @Override
@@ -343,7 +343,10 @@ public class ChatEndpointServlet extends HttpServlet {
                 output.send(Responses.failure(response, error, refusalId));
             } else {
                 FailoverException e = error instanceof FailoverException f ? f : null;
-                output.send(event((e != null ? Json.error(e)
+                // The official SDKs raise on the {"error": ...} data; the name is for clients that fail only on
+                // a named error event (LangChain4j). Breaking the body instead has no portable servlet way
+                // (docs/servlet.md).
+                output.send(event("error", (e != null ? Json.error(e)
                         : Json.error("The stream failed.", "server_error", "stream_interrupted", null)).toString()));
             }
             output.finish();
@@ -351,12 +354,13 @@ public class ChatEndpointServlet extends HttpServlet {
 
         @Override
         public void onComplete() {
-            output.send(event("[DONE]"));
+            output.send(event(null, "[DONE]"));
             output.finish();
         }
 
-        private static byte[] event(String data) {
-            return ("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8);
+        private static byte[] event(String name, String data) {
+            return ((name == null ? "" : "event: " + name + "\n") + "data: " + data + "\n\n")
+                    .getBytes(StandardCharsets.UTF_8);
         }
     }
 
