@@ -48,27 +48,6 @@ final class Planner {
      *
      * @throws RequestRejectedException for a bad body, an unknown model or route, or unknown fallbacks
      */
-    /**
-     * {@code content} is absent, null (an assistant's tool calls), a string, or an array of parts,
-     * each an object with a string {@code type} (and a string {@code text} when it is a text part):
-     * a mistyped one is the caller's 400 here, not a provider's puzzling answer later.
-     */
-    private static void checkContent(JsonValue content, String param) {
-        if (content == null || content == JsonValue.NULL || content instanceof JsonString) {
-            return;
-        }
-        if (!(content instanceof JsonArray parts)) {
-            throw RequestRejectedException.invalidRequest(param + " must be a string or an array of parts", param);
-        }
-        for (int p = 0; p < parts.size(); p++) {
-            if (!(parts.get(p) instanceof JsonObject part) || !(part.get("type") instanceof JsonString type)
-                    || type.getString().equals("text") && !(part.get("text") instanceof JsonString)) {
-                throw RequestRejectedException.invalidRequest(param + "[" + p + "] must be an object with a string "
-                        + "`type` (and a string `text` for a text part)", param + "[" + p + "]");
-            }
-        }
-    }
-
     Resolution admit(ChatRequest request, PolicyOverride override) {
         JsonObject body = request.body();
         if (!(body.get("model") instanceof JsonString model) || model.getString().isBlank()) {
@@ -135,6 +114,27 @@ final class Planner {
         }
         RoutePolicy base = route != null ? route.policy() : config.defaults();
         return new Resolution(route != null ? name : null, base.with(override), chain);
+    }
+
+    /**
+     * {@code content} is absent, null (an assistant's tool calls), a string, or an array of parts,
+     * each an object with a string {@code type} (and a string {@code text} when it is a text part):
+     * a mistyped one is the caller's 400 here, not a provider's puzzling answer later.
+     */
+    private static void checkContent(JsonValue content, String param) {
+        if (content == null || content == JsonValue.NULL || content instanceof JsonString) {
+            return;
+        }
+        if (!(content instanceof JsonArray parts)) {
+            throw RequestRejectedException.invalidRequest(param + " must be a string or an array of parts", param);
+        }
+        for (int p = 0; p < parts.size(); p++) {
+            if (!(parts.get(p) instanceof JsonObject part) || !(part.get("type") instanceof JsonString type)
+                    || type.getString().equals("text") && !(part.get("text") instanceof JsonString)) {
+                throw RequestRejectedException.invalidRequest(param + "[" + p + "] must be an object with a string "
+                        + "`type` (and a string `text` for a text part)", param + "[" + p + "]");
+            }
+        }
     }
 
     private static int groupOf(List<Candidate> chain, String model) {
