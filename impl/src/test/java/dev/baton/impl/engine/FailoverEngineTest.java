@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -414,6 +415,25 @@ class FailoverEngineTest {
         assertEquals("unknown_fallback_model", error.code());
         assertTrue(error.getMessage().contains("fallbacks[1]: `nope`") && error.getMessage().contains("fallbacks[2]"),
                 error.getMessage());
+        assertEquals(0, sim.account("a").requestCount());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{\"role\": \"user\", \"content\": 42}",
+            "{\"role\": \"user\", \"content\": {\"text\": \"hi\"}}",
+            "{\"role\": \"user\", \"content\": [\"hi\"]}",
+            "{\"role\": \"user\", \"content\": [{\"text\": \"hi\"}]}",
+            "{\"role\": \"user\", \"content\": [{\"type\": \"text\", \"text\": 7}]}"})
+    void aMistypedContentIsRefusedNamingTheFieldAndCallsNoProvider(String message) {
+        start(route("a"));
+
+        Outcome outcome = Mode.COMPLETE.call(engine, ChatRequest.fromJson(
+                "{\"model\": \"chat\", \"messages\": [{\"role\": \"system\", \"content\": \"Be brief.\"}, " + message + "]}"));
+
+        RequestRejectedException error = assertInstanceOf(RequestRejectedException.class, outcome.error());
+        assertEquals(400, error.httpStatus());
+        assertTrue(error.param().startsWith("messages[1].content"), error.param());
         assertEquals(0, sim.account("a").requestCount());
     }
 
