@@ -127,16 +127,28 @@ class IncidentTest {
         assertEquals(2, sim.account("a").requestCount() + sim.account("b").requestCount());
     }
 
+    /** Account a serves model m, account b model n; {@code route}, if given, is route "chat"'s targets. */
+    private void startWithTwoModels(String route) {
+        Map<String, String> props = connections(sim.simulator(), "m", "a");
+        props.putAll(connections(sim.simulator(), "n", "b"));
+        if (route != null) {
+            props.put("baton.routes.chat.targets", route);
+        }
+        start(props);
+    }
+
+    private static ChatRequest mWithFallbackN(Mode mode) {
+        return ChatRequest.builder().model("m").message("user", "Say hello.").fallbacks("n")
+                .stream(mode == Mode.STREAM).build();
+    }
+
     @ParameterizedTest
     @EnumSource(Mode.class)
     void aShortRetryAfterOnTheRequestedModelIsWaitedForBeforeAFallbackModel(Mode mode) {
-        Map<String, String> props = connections(sim.simulator(), "m", "a");
-        props.putAll(connections(sim.simulator(), "n", "b"));
-        start(props);
+        startWithTwoModels(null);
         sim.account("a").enqueue(Behavior.rateLimited(Duration.ofSeconds(2)));
 
-        Outcome outcome = mode.call(engine, ChatRequest.builder().model("m").message("user", "Say hello.")
-                .fallbacks("n").stream(mode == Mode.STREAM).build());
+        Outcome outcome = mode.call(engine, mWithFallbackN(mode));
 
         assertTrue(outcome.ok(), () -> "failed: " + outcome.error());
         assertEquals("m", outcome.servedBy().model(), "no downgrade for a 2 s wait");
@@ -150,29 +162,26 @@ class IncidentTest {
     @ParameterizedTest
     @EnumSource(Mode.class)
     void aRouteWaitsForItsParkedPrimaryModelBeforeATargetWithAnotherModel(Mode mode) {
-        Map<String, String> props = connections(sim.simulator(), "m", "a");
-        props.putAll(connections(sim.simulator(), "n", "b"));
-        props.put("baton.routes.chat.targets", "a/m, b/n");
-        start(props);
-        sim.account("a").enqueue(Behavior.rateLimited(Duration.ofSeconds(1)));
-        // The first request learns the Retry-After; the second finds a parked and waits for it too.
-        assertEquals("m", mode.call(engine, chat("chat")).servedBy().model());
-        sim.account("a").enqueue(Behavior.rateLimited(Duration.ofSeconds(1)));
-        engine.complete(chat("chat")).toCompletableFuture().join();
+        startWithTwoModels("a/m, b/n");
+        // Parked by an earlier request's 429: this one finds it parked and waits instead of downgrading.
+        engine.health().of("a").failed(FailureKind.RATE_LIMIT, Duration.ofSeconds(1), "m");
 
+        Outcome outcome = mode.call(engine, chat("chat"));
+
+        assertEquals("m", outcome.servedBy().model());
         assertEquals(0, sim.account("b").requestCount(), "never downgraded");
+        RequestRecord record = record(outcome);
+        Duration waited = Duration.between(record.startedAt(), record.attempts().get(0).startedAt());
+        assertTrue(waited.compareTo(Duration.ofMillis(900)) >= 0, "waited for the parking to end: " + waited);
     }
 
     @ParameterizedTest
     @EnumSource(Mode.class)
     void aRetryAfterPastMaxWaitGoesStraightToTheFallbackModel(Mode mode) {
-        Map<String, String> props = connections(sim.simulator(), "m", "a");
-        props.putAll(connections(sim.simulator(), "n", "b"));
-        start(props);
+        startWithTwoModels(null);
         sim.account("a").enqueue(Behavior.rateLimited(Duration.ofSeconds(5)));
 
-        Outcome outcome = mode.call(engine, ChatRequest.builder().model("m").message("user", "Say hello.")
-                .fallbacks("n").stream(mode == Mode.STREAM).build());
+        Outcome outcome = mode.call(engine, mWithFallbackN(mode));
 
         assertEquals("n", outcome.servedBy().model());
         assertTrue(record(outcome).latencyMillis() < 1_000, "no wait: " + record(outcome).latencyMillis());
