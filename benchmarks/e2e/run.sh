@@ -215,6 +215,11 @@ export SAMPLE_SIMULATOR_ENABLED=false
 log "starting $SERVER"
 if [[ $SERVER == liberty ]]; then
     [[ -x $WLP/bin/server ]] || { echo "no Liberty under $WLP: run without --no-build" >&2; exit 1; }
+    # The packaged WAR, not the loose application liberty:deploy leaves (an XML file pointing into the modules'
+    # target/classes): a loose app is re-read from those folders, and when the server runs out of file handles
+    # under load it takes the failed reads for changes and restarts the application.
+    rm -f "$WLP/usr/servers/baton/apps/baton-sample.war.xml"
+    cp "$ROOT/war-sample/target/baton-sample.war" "$WLP/usr/servers/baton/apps/baton-sample.war"
     "$WLP/bin/server" run baton > "$OUT/server.log" 2>&1 &
     PIDS+=($!)
 else
@@ -277,10 +282,12 @@ live_heap_kb() { "$JCMD" "$SERVER_PID" GC.run >/dev/null 2>&1; heap_used_kb; }
 
 STREAM_SUMMARY=
 if ((STREAMS > 0)); then
-    # Each stream holds two sockets in the server (caller and upstream); stay inside its open-file limit.
+    # Each stream holds two sockets in the server (caller and upstream) and a little more (selectors, pipes, a
+    # class or log file opened meanwhile); stay well inside its open-file limit: a server out of file handles
+    # fails in ways that have nothing to do with Baton.
     fd_limit=$(awk '/Max open files/ { print $4 }' "/proc/$SERVER_PID/limits")
     fd_now=$(ls "/proc/$SERVER_PID/fd" | wc -l)
-    fit=$(((fd_limit - fd_now - 200) / 2))
+    fit=$(((fd_limit * 9 / 10 - fd_now - 500) / 2))
     if ((STREAMS > fit)); then
         log "the server may open $fd_limit files ($fd_now in use): $STREAMS streams need two each; running $fit"
         STREAMS=$fit
