@@ -1,0 +1,358 @@
+#!/usr/bin/env bash
+# End-to-end benchmark of the sample gateway: what Baton adds to every call, measured against a fake OpenAI
+# upstream that is much faster than the gateway. Direct (client -> fake upstream) and through Baton
+# (client -> app server -> Baton -> fake upstream) runs are interleaved in every round, so the ratios compare
+# numbers taken seconds apart on the same (possibly noisy) machine. See docs/performance.md.
+#
+#   benchmarks/e2e/run.sh                       # Open Liberty, 3 rounds, then the many-streams run
+#   benchmarks/e2e/run.sh --quick               # 1 short round, no many-streams run: a smoke test
+#   benchmarks/e2e/run.sh --server wildfly      # the same WAR on WildFly
+#   benchmarks/e2e/run.sh --help                # every flag
+#
+# Only one app server may run at a time: the sample binds 9080 (Liberty) or 8080/9990 (WildFly).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+
+ROUNDS=3
+DURATION=15          # seconds of each closed-loop (wrk) run
+OPEN_SECONDS=20      # seconds of each open-loop run (plus 2 s not counted)
+WARMUP=20            # seconds of gateway warm-up per case before round 1
+CONNECTIONS=64
+JSON_RATE=200        # open-loop requests per second, non-stream
+SSE_RATE=100         # open-loop requests per second, SSE
+CHUNKS=20            # content events per SSE answer
+STREAMS=10000        # many-streams run: streams held open at once (0: skip it)
+STREAM_RAMP=500      # many-streams run: new streams per second
+SERVER=liberty
+UPSTREAM_PORT=8099
+OFFLINE=
+BUILD=1
+STREAMS_SET=
+OUT=
+
+usage() {
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    cat <<EOF
+Flags:
+  --rounds N          rounds of direct + Baton runs (default $ROUNDS)
+  --duration S        seconds of each closed-loop wrk run (default $DURATION)
+  --open-seconds S    seconds of each open-loop run (default $OPEN_SECONDS)
+  --warmup S          seconds of gateway warm-up per case (default $WARMUP)
+  --connections N     wrk connections (default $CONNECTIONS)
+  --rate R            open-loop non-stream requests/s (default $JSON_RATE)
+  --sse-rate R        open-loop SSE requests/s (default $SSE_RATE)
+  --chunks N          content events per SSE answer (default $CHUNKS)
+  --streams N         many-streams run with N slow streams, 0 to skip (default $STREAMS)
+  --stream-ramp R     streams opened per second (default $STREAM_RAMP)
+  --server S          liberty (default) or wildfly
+  --quick             1 round, 5 s runs, 5 s warm-up, no many-streams run (unless --streams is given)
+  --offline           pass -o to Maven
+  --no-build          reuse the WAR and server already built under war-sample/target
+  --out DIR           where logs and results go (default benchmarks/e2e/results/<time>)
+Environment: BENCH_JAVA = a Java 21+ launcher for the fake upstream and the load driver
+             (default: /usr/lib/jvm/temurin-25-jdk-amd64/bin/java, else java on PATH if 21+).
+EOF
+}
+
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --rounds) ROUNDS=$2; shift ;;
+        --duration) DURATION=$2; shift ;;
+        --open-seconds) OPEN_SECONDS=$2; shift ;;
+        --warmup) WARMUP=$2; shift ;;
+        --connections) CONNECTIONS=$2; shift ;;
+        --rate) JSON_RATE=$2; shift ;;
+        --sse-rate) SSE_RATE=$2; shift ;;
+        --chunks) CHUNKS=$2; shift ;;
+        --streams) STREAMS=$2; STREAMS_SET=1; shift ;;
+        --stream-ramp) STREAM_RAMP=$2; shift ;;
+        --server) SERVER=$2; shift ;;
+        --quick) ROUNDS=1; DURATION=5; OPEN_SECONDS=5; WARMUP=5; QUICK=1 ;;
+        --offline) OFFLINE=-o ;;
+        --no-build) BUILD= ;;
+        --out) OUT=$2; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "unknown flag $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+if [[ -n "${QUICK:-}" && -z "$STREAMS_SET" ]]; then STREAMS=0; fi
+
+case "$SERVER" in
+    liberty) PORT=9080 ;;
+    wildfly) PORT=8080 ;;
+    *) echo "--server must be liberty or wildfly" >&2; exit 2 ;;
+esac
+OUT=${OUT:-$HERE/results/$(date +%Y%m%d-%H%M%S)-$SERVER}
+mkdir -p "$OUT"
+RESULTS=$OUT/results.txt
+: > "$RESULTS"
+log() { printf '%s  %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$OUT/run.log" >&2; }
+
+# ---- what the benchmark needs ---------------------------------------------------------------------------------
+
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+
+if ! command -v wrk >/dev/null; then
+    log "installing wrk (Debian package)"
+    as_root apt-get update -qq && as_root apt-get install -y -qq wrk >/dev/null
+fi
+for tool in curl ss mvn; do
+    command -v $tool >/dev/null || { echo "needs $tool on PATH" >&2; exit 1; }
+done
+
+java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
+JAVA=${BENCH_JAVA:-}
+if [[ -z "$JAVA" ]]; then
+    for candidate in /usr/lib/jvm/temurin-25-jdk-amd64/bin/java "$(command -v java || true)"; do
+        if [[ -x "$candidate" && $(java_major "$candidate") -ge 21 ]]; then JAVA=$candidate; break; fi
+    done
+fi
+[[ -n "$JAVA" && -x "$(dirname "$JAVA")/javac" ]] || {
+    echo "needs a Java 21+ JDK for the fake upstream and the load driver: set BENCH_JAVA=/path/to/bin/java" >&2
+    exit 1
+}
+
+# Many sockets are open at once in the many-streams run; take whatever the hard limit allows.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+
+# ---- clean up whatever we started, however we leave ----------------------------------------------------------
+
+PIDS=()          # background processes started here, stopped in reverse order
+SERVER_PID=
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        log "stopping the $SERVER server (pid $SERVER_PID)"
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        for _ in $(seq 60); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.5; done
+        kill -KILL "$SERVER_PID" 2>/dev/null || true
+    fi
+    for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
+        kill -TERM "${PIDS[i]}" 2>/dev/null || true
+    done
+    sleep 0.5
+    for pid in "${PIDS[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+port_busy() { [[ -n $(ss -Hltn "sport = :$1") ]]; }
+listener_pid() { ss -Hltnp "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
+wait_for() { # wait_for SECONDS DESCRIPTION COMMAND...
+    local deadline=$((SECONDS + $1)) what=$2; shift 2
+    until "$@" >/dev/null 2>&1; do
+        if ((SECONDS > deadline)); then log "gave up waiting for $what"; return 1; fi
+        sleep 0.5
+    done
+}
+
+for p in $PORT $UPSTREAM_PORT; do
+    if port_busy "$p"; then echo "port $p is in use: is another server or benchmark running?" >&2; exit 1; fi
+done
+
+# ---- build --------------------------------------------------------------------------------------------------
+
+log "output in $OUT"
+"$(dirname "$JAVA")/javac" -d "$OUT/classes" "$HERE/FakeUpstream.java" "$HERE/LoadDriver.java"
+J=("$JAVA" -cp "$OUT/classes")
+
+WLP=$ROOT/war-sample/target/liberty/wlp
+if [[ -n "$BUILD" ]]; then
+    log "building the sample WAR for $SERVER (mvn, tests skipped)"
+    if [[ $SERVER == liberty ]]; then
+        (cd "$ROOT" && mvn -B -q $OFFLINE -pl war-sample -am -DskipTests package liberty:create liberty:deploy) \
+            > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+    else
+        (cd "$ROOT" && mvn -B -q $OFFLINE -Pwildfly -pl war-sample -am -DskipTests package) \
+            > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+    fi
+fi
+WILDFLY_HOME=$(ls -d "$ROOT"/war-sample/target/wildfly-*/ 2>/dev/null | head -1 || true)
+
+# ---- the fake upstream, alone ---------------------------------------------------------------------------------
+
+UPSTREAM=http://127.0.0.1:$UPSTREAM_PORT
+"${J[@]}" FakeUpstream "$UPSTREAM_PORT" > "$OUT/upstream.log" 2>&1 &
+PIDS+=($!)
+wait_for 30 "the fake upstream" curl -sf "$UPSTREAM/__stats"
+
+JSON_BODY='{"model":"demo","messages":[{"role":"user","content":"Draft a one-line reply. chunks='$CHUNKS'"}]}'
+SSE_BODY='{"model":"demo","stream":true,"messages":[{"role":"user","content":"Draft a one-line reply. chunks='$CHUNKS'"}]}'
+DIRECT_URL=$UPSTREAM/primary/v1/chat/completions
+BATON_URL=http://127.0.0.1:$PORT/baton/v1/chat/completions
+BATON_AUTH='Bearer baton-demo-key'
+
+# wrk_run URL AUTH BODY SECONDS -> prints the WRK line of chat.lua
+wrk_run() {
+    BENCH_AUTH=$2 BENCH_BODY=$3 wrk -t2 -c"$CONNECTIONS" -d"$4"s --timeout 10s -s "$HERE/chat.lua" "$1" \
+        | tee -a "$OUT/wrk.log" | grep '^WRK' | cut -d' ' -f2-
+}
+
+log "fake upstream alone (no app server running), $CONNECTIONS connections, ${DURATION}s each"
+# its JIT first, on both answers; a short warm-up understates it
+wrk_run "$DIRECT_URL" "" "$JSON_BODY" "$(( WARMUP < 10 ? WARMUP : 10 ))" >/dev/null
+wrk_run "$DIRECT_URL" "" "$SSE_BODY" 5 >/dev/null
+ALONE_JSON=$(wrk_run "$DIRECT_URL" "" "$JSON_BODY" "$DURATION")
+ALONE_SSE=$(wrk_run "$DIRECT_URL" "" "$SSE_BODY" "$DURATION")
+echo "case=upstream-alone-json $ALONE_JSON" >> "$RESULTS"
+echo "case=upstream-alone-sse $ALONE_SSE" >> "$RESULTS"
+rps_of() { grep -o 'rps=[0-9.]*' <<<"$1" | cut -d= -f2; }
+log "fake upstream alone: $(rps_of "$ALONE_JSON") req/s non-stream, $(rps_of "$ALONE_SSE") req/s SSE ($CHUNKS chunks)"
+
+# ---- the app server with the sample pointed at the fake upstream ----------------------------------------------
+
+# Both connections of route "demo" go to the fake upstream; the sample's own simulator stays off.
+export BATON_CONNECTIONS_PRIMARY_BASE_URL=$UPSTREAM/primary/v1
+export BATON_CONNECTIONS_STANDBY_BASE_URL=$UPSTREAM/standby/v1
+export SAMPLE_SIMULATOR_ENABLED=false
+
+log "starting $SERVER"
+if [[ $SERVER == liberty ]]; then
+    [[ -x $WLP/bin/server ]] || { echo "no Liberty under $WLP: run without --no-build" >&2; exit 1; }
+    # The packaged WAR, not the loose application liberty:deploy leaves (an XML file pointing into the modules'
+    # target/classes): a loose app is re-read from those folders, and when the server runs out of file handles
+    # under load it takes the failed reads for changes and restarts the application.
+    rm -f "$WLP/usr/servers/baton/apps/baton-sample.war.xml"
+    cp "$ROOT/war-sample/target/baton-sample.war" "$WLP/usr/servers/baton/apps/baton-sample.war"
+    "$WLP/bin/server" run baton > "$OUT/server.log" 2>&1 &
+    PIDS+=($!)
+else
+    [[ -n "$WILDFLY_HOME" ]] || { echo "no WildFly under war-sample/target: run without --no-build" >&2; exit 1; }
+    rm -f "$WILDFLY_HOME"/standalone/deployments/baton-sample.war*
+    cp "$ROOT/war-sample/target/baton-sample.war" "$WILDFLY_HOME/standalone/deployments/"
+    "$WILDFLY_HOME/bin/standalone.sh" -c standalone.xml > "$OUT/server.log" 2>&1 &
+    PIDS+=($!)
+fi
+baton_answers() {
+    curl -sf -o /dev/null -H "Authorization: $BATON_AUTH" -H 'Content-Type: application/json' \
+        -d "$JSON_BODY" "$BATON_URL"
+}
+wait_for 240 "$SERVER to answer through Baton (see $OUT/server.log)" baton_answers
+SERVER_PID=$(listener_pid "$PORT")
+SERVER_JDK=$(dirname "$(readlink -f "/proc/$SERVER_PID/exe")")
+log "$SERVER is up, pid $SERVER_PID, $("$SERVER_JDK/java" -version 2>&1 | head -1)"
+curl -s -i -H "Authorization: $BATON_AUTH" -H 'Content-Type: application/json' -d "$SSE_BODY" "$BATON_URL" \
+    > "$OUT/sample-sse-answer.txt"
+grep -q 'data: \[DONE\]' "$OUT/sample-sse-answer.txt" || { log "a stream through Baton did not end in [DONE]"; exit 1; }
+
+log "warming up the gateway: ${WARMUP}s non-stream, ${WARMUP}s SSE, 64 connections"
+wrk_run "$BATON_URL" "$BATON_AUTH" "$JSON_BODY" "$WARMUP" >/dev/null
+wrk_run "$BATON_URL" "$BATON_AUTH" "$SSE_BODY" "$WARMUP" >/dev/null
+
+# ---- rounds: every case direct and through Baton, back to back ----------------------------------------------
+
+# run_case ROUND CASE MODE
+run_case() {
+    local url auth line
+    if [[ $3 == direct ]]; then url=$DIRECT_URL; auth=; else url=$BATON_URL; auth=$BATON_AUTH; fi
+    case "$2" in
+        closed-json) line=$(wrk_run "$url" "$auth" "$JSON_BODY" "$DURATION") ;;
+        closed-sse) line=$(wrk_run "$url" "$auth" "$SSE_BODY" "$DURATION") ;;
+        open-json) line=$("${J[@]}" LoadDriver open "$url" --rate "$JSON_RATE" --seconds "$OPEN_SECONDS" \
+                        --auth "$auth" --body "$JSON_BODY" 2>>"$OUT/driver.log" | grep '^OPEN' | cut -d' ' -f2-) ;;
+        open-sse) line=$("${J[@]}" LoadDriver open "$url" --rate "$SSE_RATE" --seconds "$OPEN_SECONDS" \
+                        --auth "$auth" --body "$SSE_BODY" --stream 2>>"$OUT/driver.log" | grep '^OPEN' | cut -d' ' -f2-) ;;
+    esac
+    echo "round=$1 case=$2 mode=$3 $line" >> "$RESULTS"
+    log "  round $1 $2 $3: $line"
+}
+
+for round in $(seq "$ROUNDS"); do
+    log "round $round of $ROUNDS"
+    # alternate which side goes first, so a slow drift of the machine does not favour one side
+    if ((round % 2)); then order=(direct baton); else order=(baton direct); fi
+    for c in closed-json closed-sse open-json open-sse; do
+        for mode in "${order[@]}"; do run_case "$round" "$c" "$mode"; done
+    done
+done
+
+# ---- many slow streams through Baton: threads and heap of the server ------------------------------------------
+
+JCMD=$SERVER_JDK/jcmd
+heap_used_kb() { "$JCMD" "$SERVER_PID" GC.heap_info 2>/dev/null | grep -o 'used [0-9]*K' | head -1 | tr -dc 0-9; }
+proc_field() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$SERVER_PID/status"; }
+java_threads() { "$JCMD" "$SERVER_PID" Thread.print 2>/dev/null | grep -c '^"' || true; }
+live_heap_kb() { "$JCMD" "$SERVER_PID" GC.run >/dev/null 2>&1; heap_used_kb; }
+
+STREAM_SUMMARY=
+if ((STREAMS > 0)); then
+    # Each stream holds two sockets in the server (caller and upstream) and a little more (selectors, pipes, a
+    # class or log file opened meanwhile); stay well inside its open-file limit: a server out of file handles
+    # fails in ways that have nothing to do with Baton.
+    fd_limit=$(awk '/Max open files/ { print $4 }' "/proc/$SERVER_PID/limits")
+    fd_now=$(ls "/proc/$SERVER_PID/fd" | wc -l)
+    fit=$(((fd_limit * 9 / 10 - fd_now - 500) / 2))
+    if ((STREAMS > fit)); then
+        log "the server may open $fd_limit files ($fd_now in use): $STREAMS streams need two each; running $fit"
+        STREAMS=$fit
+    fi
+    ramp_s=$(((STREAMS + STREAM_RAMP - 1) / STREAM_RAMP))
+    hold=$((ramp_s + 20))   # each stream lasts this many seconds: all are open for the last 20 s of the ramp+hold
+    body='{"model":"demo","stream":true,"messages":[{"role":"user","content":"A slow one. chunks='$((hold + 1))' interval_ms=1000"}]}'
+
+    idle_threads=$(proc_field Threads); idle_java=$(java_threads); idle_live=$(live_heap_kb)
+    idle_rss=$(proc_field VmRSS)
+    log "many streams: $STREAMS SSE streams through Baton, $STREAM_RAMP new per second, each ${hold}s (one event/s)"
+    log "  idle: $idle_threads threads ($idle_java Java), live heap $((idle_live / 1024)) MB, RSS $((idle_rss / 1024)) MB"
+
+    echo -e "t_s\tthreads\theap_used_kb\trss_kb\tfds" > "$OUT/streams-samples.tsv"
+    (
+        start=$SECONDS
+        while kill -0 "$SERVER_PID" 2>/dev/null; do
+            printf '%s\t%s\t%s\t%s\t%s\n' $((SECONDS - start)) "$(proc_field Threads)" "$(heap_used_kb)" \
+                "$(proc_field VmRSS)" "$(ls "/proc/$SERVER_PID/fd" | wc -l)" >> "$OUT/streams-samples.tsv"
+            sleep 2
+        done
+    ) &
+    PIDS+=($!); sampler=$!
+    "${J[@]}" LoadDriver streams "$BATON_URL" --count "$STREAMS" --ramp "$STREAM_RAMP" --auth "$BATON_AUTH" \
+        --body "$body" > "$OUT/streams.txt" 2> "$OUT/streams-progress.log" &
+    PIDS+=($!); driver=$!
+    # In the middle of the plateau, when every stream should be open: Java threads and the live heap.
+    sleep $((ramp_s + 10))
+    peak_java=$(java_threads); peak_live=$(live_heap_kb)
+    upstream_open=$(curl -s "$UPSTREAM/__stats")
+    log "  plateau: $peak_java Java threads, live heap $((peak_live / 1024)) MB; fake upstream: $upstream_open"
+    wait "$driver" || true
+    kill "$sampler" 2>/dev/null || true
+    cat "$OUT/streams.txt" | tee -a "$OUT/run.log"
+    max_threads=$(awk 'NR > 1 && $2 > m { m = $2 } END { print m }' "$OUT/streams-samples.tsv")
+    max_heap=$(awk 'NR > 1 && $3 > m { m = $3 } END { print m }' "$OUT/streams-samples.tsv")
+    max_rss=$(awk 'NR > 1 && $4 > m { m = $4 } END { print m }' "$OUT/streams-samples.tsv")
+    max_fds=$(awk 'NR > 1 && $5 > m { m = $5 } END { print m }' "$OUT/streams-samples.tsv")
+    s=$(grep '^STREAMS' "$OUT/streams.txt" || echo "STREAMS (driver failed)")
+    STREAM_SUMMARY=$(cat <<EOF
+| many streams ($SERVER) | idle | with the streams open |
+|---|---:|---:|
+| streams (${STREAM_RAMP}/s ramp, ${hold}s each) | — | $(sed 's/^STREAMS //' <<<"$s") |
+| server threads (OS) | $idle_threads | $max_threads (max) |
+| server Java threads (jcmd Thread.print) | $idle_java | $peak_java (plateau) |
+| live heap after GC.run | $((idle_live / 1024)) MB | $((peak_live / 1024)) MB (plateau), $(((peak_live - idle_live) / (STREAMS > 0 ? STREAMS : 1))) KB per stream |
+| heap used (sampled, with garbage) | — | $((max_heap / 1024)) MB (max) |
+| RSS | $((idle_rss / 1024)) MB | $((max_rss / 1024)) MB (max) |
+| open files | $fd_now | $max_fds (max) |
+EOF
+)
+fi
+
+# ---- report -------------------------------------------------------------------------------------------------
+
+{
+    echo "## $SERVER, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $ROUNDS round(s)"
+    echo
+    echo "Fake upstream alone: $(rps_of "$ALONE_JSON") req/s non-stream, $(rps_of "$ALONE_SSE") req/s SSE ($CHUNKS chunks), $CONNECTIONS connections."
+    echo "Closed loop: wrk, $CONNECTIONS connections, ${DURATION}s. Open loop: $JSON_RATE req/s non-stream, $SSE_RATE req/s SSE, ${OPEN_SECONDS}s, latency from the scheduled send time."
+    echo "Medians over rounds; Baton/direct per round in the last column."
+    echo
+    "${J[@]}" LoadDriver summarize "$RESULTS"
+    if [[ -n "$STREAM_SUMMARY" ]]; then echo; echo "$STREAM_SUMMARY"; fi
+} > "$OUT/summary.md"
+echo
+cat "$OUT/summary.md"
+log "raw results: $RESULTS; logs: $OUT"
