@@ -14,6 +14,7 @@ import jakarta.json.JsonValue;
 
 
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -61,6 +62,24 @@ class FinalErrorsIT extends ClientSideIT {
                 && error.containsKey("code") && error.containsKey("param"), response::body);
         assertTrue(error.get("attempts") instanceof JsonArray, () -> "every error lists its attempts: " + response.body());
         return error;
+    }
+
+    /**
+     * The same chat request on a raw connection: its failure answer keeps the connection where the
+     * server allows it (the next request on it is answered), so a client getting many does not
+     * reconnect for each. Open Liberty closes after 5xx whatever the application does (see
+     * {@link RawHttp#keepsAliveAfter}).
+     */
+    private RawHttp.Response failureOnARawConnection() {
+        try (RawHttp http = new RawHttp(base, 30_000)) {
+            RawHttp.Response failure = http.post(RawHttp.path(base, "v1/chat/completions"), "Bearer " + Gateway.KEY,
+                    Gateway.chatBody(Gateway.ROUTE, false).getBytes(StandardCharsets.UTF_8));
+            if (http.keptAfter(failure)) {
+                RawHttp.Response next = http.get(RawHttp.path(base, "v1/models"), "Bearer " + Gateway.KEY);
+                assertEquals(200, next.status(), next::body);
+            }
+            return failure;
+        }
     }
 
     private void assertNoProviderCalled() {
@@ -185,6 +204,9 @@ class FinalErrorsIT extends ClientSideIT {
         List<String> listed = error.getJsonArray("attempts").stream().map(JsonValue::asJsonObject)
                 .map(a -> a.getString("connection") + ":" + a.getInt("status") + ":" + a.getString("kind")).toList();
         assertEquals(tried, listed, "the error's attempts are the record's, as data");
+
+        RawHttp.Response again = failureOnARawConnection();
+        assertTrue(again.status() == 502 || again.status() == 503, again::body);
     }
 
     @Test
@@ -210,5 +232,8 @@ class FinalErrorsIT extends ClientSideIT {
         RateLimitException sdk = assertThrows(RateLimitException.class, () -> gateway.openAi().chat().completions()
                 .create(ChatCompletionCreateParams.builder().model(Gateway.ROUTE).addUserMessage("Hi").build()));
         assertEquals(429, sdk.statusCode());
+
+        RawHttp.Response limited = failureOnARawConnection();
+        assertEquals(429, limited.status(), limited::body);
     }
 }

@@ -1,5 +1,7 @@
 package dev.baton.system;
 
+import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.stream.Stream;
@@ -42,7 +44,7 @@ class HostileInputIT extends ClientSideIT {
     }
 
     private String path() {
-        return base.getPath() + (base.getPath().endsWith("/") ? "" : "/") + CHAT;
+        return RawHttp.path(base, CHAT);
     }
 
     /** One request on a fresh connection; asserts a 4xx in time and returns it. */
@@ -146,32 +148,46 @@ class HostileInputIT extends ClientSideIT {
         }
     }
 
+    /** Refused with a 4xx, or the connection closed while the header is still being sent; never a hang. */
     @Test
     void anOversizedHeaderIsRefusedByTheServer() {
         try (RawHttp http = new RawHttp(base, 5_000)) {
             byte[] body = utf8(Gateway.chatBody(Gateway.ROUTE, false));
-            RawHttp.Response response = http.send(RawHttp.head(path(), KEY, body.length,
-                    "X-Junk: " + "j".repeat(2 * 1024 * 1024) + "\r\n"), body).read();
+            RawHttp.Response response;
+            try {
+                response = http.send(RawHttp.head(path(), KEY, body.length,
+                        "X-Junk: " + "j".repeat(2 * 1024 * 1024) + "\r\n"), body).read();
+            } catch (UncheckedIOException e) {
+                assertFalse(e.getCause() instanceof SocketTimeoutException, "no answer: " + e);
+                return; // closed mid-header (Open Liberty may, before the client has written it all)
+            }
             assertTrue(response.status() >= 400 && response.status() < 500, () -> response.status() + " " + response.body());
         }
     }
 
-    /** Refusals keep the connection: the next request on the same socket is answered. */
+    /**
+     * Refusals keep the connection where the server allows it: the next request on the same socket
+     * is answered. Open Liberty closes after 400, 403 and 404 whatever the application does (see
+     * {@link RawHttp#keepsAliveAfter}); it must then say so and close.
+     */
     static Stream<Object[]> refusals() {
         return Stream.of(
                 new Object[] {401, "Bearer wrong-key", Gateway.chatBody(Gateway.ROUTE, false)},
+                new Object[] {403, "Bearer " + Gateway.ADMIN_KEY, Gateway.chatBody(Gateway.ROUTE, false)},
                 new Object[] {404, KEY, Gateway.chatBody("gpt-nonexistent", false)},
                 new Object[] {400, KEY, "{\"model\":"});
     }
 
     @ParameterizedTest
     @MethodSource("refusals")
-    void refusalsKeepTheConnectionAlive(int status, String authorization, String body) {
+    void refusalsKeepTheConnectionWhereTheServerAllows(int status, String authorization, String body) {
         try (RawHttp http = new RawHttp(base, 10_000)) {
             for (int i = 0; i < 2; i++) {
                 RawHttp.Response refusal = http.post(path(), authorization, utf8(body));
                 assertEquals(status, refusal.status(), refusal::body);
-                assertFalse("close".equalsIgnoreCase(refusal.header("connection")), refusal.headers()::toString);
+                if (!http.keptAfter(refusal)) {
+                    return;
+                }
             }
             RawHttp.Response served = http.post(path(), KEY, utf8(Gateway.chatBody(Gateway.ROUTE, false)));
             assertEquals(200, served.status(), served::body);

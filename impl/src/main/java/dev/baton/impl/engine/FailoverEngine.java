@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -110,6 +111,14 @@ public final class FailoverEngine implements AutoCloseable {
     /** The records {@code query} asks for, newest first, from the engine's {@link RecordStore}. */
     public List<RequestRecord> searchRecords(RecordQuery query) {
         return ctx.store().search(query);
+    }
+
+    /**
+     * The engine's timer thread, for the endpoint's own short deadlines around a request (the body
+     * read limit). Whatever runs on it must not block.
+     */
+    public ScheduledExecutorService timer() {
+        return ctx.timer();
     }
 
     public HealthRegistry health() {

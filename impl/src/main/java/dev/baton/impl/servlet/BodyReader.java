@@ -7,14 +7,19 @@ import jakarta.servlet.ServletInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
  * Reads a request body without blocking, as the container makes bytes available, and refuses it
  * as soon as it grows past the limit (a chunked body has no Content-Length for the filter to check)
- * or keeps arriving past {@link #MAX_READ_TIME} (a body trickled a byte at a time never trips a
- * server's idle read timeout; a body that stops arriving does). One instance per request; the
- * container calls it from one thread at a time.
+ * or when it has not all arrived within the read limit (a body trickled a byte at a time never
+ * trips a server's idle read timeout). The read limit is a timer, not a check made when bytes
+ * arrive: a container may hold trickled bytes back from {@link #onDataAvailable()} (Open Liberty
+ * does), and then no callback would ever come to make it. One instance per request.
  */
 final class BodyReader implements ReadListener {
 
@@ -26,8 +31,9 @@ final class BodyReader implements ReadListener {
     private final Consumer<Throwable> onFailure;
     private final ByteArrayOutputStream body = new ByteArrayOutputStream();
     private final byte[] buffer = new byte[8192];
-    private final long startNanos = System.nanoTime();
-    private boolean done;
+    /** Set once, by whichever ends the read first: the container's callbacks or the timer. */
+    private final AtomicBoolean done = new AtomicBoolean();
+    private volatile ScheduledFuture<?> deadline;
 
     private BodyReader(ServletInputStream in, int maxBytes, Consumer<byte[]> onBody, Consumer<Throwable> onFailure) {
         this.in = in;
@@ -36,14 +42,22 @@ final class BodyReader implements ReadListener {
         this.onFailure = onFailure;
     }
 
-    /** Starts reading; exactly one of the callbacks runs once. */
-    static void read(ServletInputStream in, int maxBytes, Consumer<byte[]> onBody, Consumer<Throwable> onFailure) {
-        in.setReadListener(new BodyReader(in, maxBytes, onBody, onFailure));
+    /**
+     * Starts reading; exactly one of the callbacks runs once, on a container thread or, when the
+     * body is late, on {@code timer}.
+     */
+    static void read(ServletInputStream in, int maxBytes, Duration maxReadTime, ScheduledExecutorService timer,
+                     Consumer<byte[]> onBody, Consumer<Throwable> onFailure) {
+        BodyReader reader = new BodyReader(in, maxBytes, onBody, onFailure);
+        reader.deadline = timer.schedule(() -> reader.fail(RequestRejectedException.bodyTimeout(
+                "The request body took longer than " + maxReadTime.toSeconds() + " s to arrive.")),
+                maxReadTime.toNanos(), TimeUnit.NANOSECONDS);
+        in.setReadListener(reader);
     }
 
     @Override
     public void onDataAvailable() throws IOException {
-        while (!done && in.isReady()) {
+        while (!done.get() && in.isReady()) {
             int n = in.read(buffer);
             if (n < 0) {
                 return; // onAllDataRead follows
@@ -52,32 +66,37 @@ final class BodyReader implements ReadListener {
                 fail(RequestRejectedException.tooLarge("The request body is larger than " + maxBytes + " bytes."));
                 return;
             }
-            if (System.nanoTime() - startNanos > MAX_READ_TIME.toNanos()) {
-                fail(RequestRejectedException.bodyTimeout("The request body took longer than "
-                        + MAX_READ_TIME.toSeconds() + " s to arrive."));
-                return;
-            }
             body.write(buffer, 0, n);
         }
     }
 
     @Override
     public void onAllDataRead() {
-        if (!done) {
-            done = true;
+        if (end()) {
             onBody.accept(body.toByteArray());
         }
     }
 
     @Override
     public void onError(Throwable t) {
-        if (!done) {
-            fail(t);
-        }
+        fail(t);
     }
 
     private void fail(Throwable t) {
-        done = true;
-        onFailure.accept(t);
+        if (end()) {
+            onFailure.accept(t);
+        }
+    }
+
+    /** Whether this call ended the read (and stopped the timer); false when it had already ended. */
+    private boolean end() {
+        if (!done.compareAndSet(false, true)) {
+            return false;
+        }
+        ScheduledFuture<?> timer = deadline;
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        return true;
     }
 }

@@ -31,6 +31,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Flow;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Collectors;
 
 /**
@@ -59,6 +60,8 @@ public class ChatEndpointServlet extends HttpServlet {
     private static final Duration ASYNC_TIMEOUT_MARGIN = Duration.ofSeconds(30);
 
     private transient FailoverChatService chat;
+    /** The engine's timer: the body read limit runs on it. */
+    private transient ScheduledExecutorService timer;
     private transient BatonConfig config;
     private int maxBodyBytes;
     private transient Set<String> allowedModels;
@@ -68,7 +71,9 @@ public class ChatEndpointServlet extends HttpServlet {
 
     @Override
     public void init() {
-        chat = CDI.current().select(BatonChatService.class).get();
+        BatonChatService service = CDI.current().select(BatonChatService.class).get();
+        chat = service;
+        timer = service.engine().timer();
         config = CDI.current().select(BatonExtension.class).get().config();
         maxBodyBytes = Integer.parseInt(getInitParameter("max-body-bytes"));
         allowedModels = Arrays.stream(getInitParameter("allowed-models").split(",")).filter(m -> !m.isBlank())
@@ -108,7 +113,7 @@ public class ChatEndpointServlet extends HttpServlet {
         async.setTimeout(asyncTimeout.toMillis());
         AsyncOutput output = new AsyncOutput(async, Responses.timedOut(asyncTimeout, refusalId));
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
-        BodyReader.read(req.getInputStream(), maxBodyBytes, body -> {
+        BodyReader.read(req.getInputStream(), maxBodyBytes, BodyReader.MAX_READ_TIME, timer, body -> {
             try {
                 chat(body, req, caller, idempotencyKey, response, output, refusalId);
             } catch (Throwable e) {

@@ -124,7 +124,7 @@ public class OperatorServlet extends HttpServlet {
         AsyncContext async = req.startAsync();
         AsyncOutput output = new AsyncOutput(async, Responses.timedOut(Duration.ofMillis(async.getTimeout()), id));
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
-        BodyReader.read(req.getInputStream(), MAX_BODY_BYTES, body -> {
+        BodyReader.read(req.getInputStream(), MAX_BODY_BYTES, BodyReader.MAX_READ_TIME, engine.timer(), body -> {
             Answer answer;
             try {
                 OperatorRequests.Ejection ejection = OperatorRequests.ejection(body, health.get().snapshot().coolOff());
