@@ -63,7 +63,7 @@ public final class BatonHttpClient implements AutoCloseable {
                         .setConnectTimeout(Timeout.of(connectTimeout))
                         .build())
                 // The JDK's default SSLContext and the https.protocols/cipherSuites properties, as the JDK client had.
-                .setTlsStrategy(ClientTlsStrategyBuilder.create().useSystemProperties().build())
+                .setTlsStrategy(ClientTlsStrategyBuilder.create().useSystemProperties().buildAsync())
                 .setDefaultTlsConfig(TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build())
                 .build();
         CloseableHttpAsyncClient client = HttpAsyncClients.custom()

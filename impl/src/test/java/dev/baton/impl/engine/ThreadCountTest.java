@@ -27,9 +27,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * <p>Surefire runs impl's tests with the common pool's parallelism at 1, as on a 2-CPU machine: there an async
  * step without an executor starts a thread of its own, so this test catches one on any machine.
  *
- * <p>The simulator serves each connection on a thread of its cached pool. Baton keeps its connections open and
- * needs at most {@link #CONCURRENCY} of them, so after a warm-up at the same concurrency the simulator has every
- * thread it will use: what the count shows is Baton's.
+ * <p>The simulator serves each connection on a thread of its cached pool, which the warm-up fills. Baton keeps its
+ * connections open, but may still open one more now and then: a request can complete, and the next one lease,
+ * before the client returned the last connection to its pool. The simulator's threads for those are not Baton's:
+ * they stay alive in its pool for a minute, so the test counts them by name and leaves them out.
  */
 class ThreadCountTest {
 
@@ -55,12 +56,14 @@ class ThreadCountTest {
 
             long started = threads.getTotalStartedThreadCount() - before;
             double seconds = (System.nanoTime() - startNanos) / 1e9;
-            System.out.printf("ThreadCountTest: %d requests (%d at a time) in %.2f s, %.0f requests/s;"
-                    + " %d threads started, %d live%n", REQUESTS, CONCURRENCY, seconds, REQUESTS / seconds, started,
-                    threads.getThreadCount());
             Set<String> born = names();
             born.removeAll(living);
-            assertTrue(started <= ALLOWED, started + " threads started for " + REQUESTS + " requests; alive: " + born);
+            long simulator = born.stream().filter(name -> name.startsWith("baton-sim-")).count();
+            long baton = started - simulator;
+            System.out.printf("ThreadCountTest: %d requests (%d at a time) in %.2f s, %.0f requests/s;"
+                    + " %d threads started (%d of them the simulator's)%n", REQUESTS, CONCURRENCY, seconds,
+                    REQUESTS / seconds, started, simulator);
+            assertTrue(baton <= ALLOWED, baton + " threads started for " + REQUESTS + " requests; alive: " + born);
         }
     }
 
