@@ -113,11 +113,11 @@ public final class BatonHttpClient implements AutoCloseable {
         return timer.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** Stops the I/O threads and the timer; exchanges still open are cut. */
+    /** Stops the I/O threads (within seconds) and the timer; exchanges still open are cut. */
     @Override
     public void close() {
         timer.shutdownNow();
-        client.close(CloseMode.IMMEDIATE);
+        client.close(CloseMode.GRACEFUL); // IMMEDIATE closes selectors under the I/O threads, which log it as errors
     }
 
     private static ThreadFactory threads(String prefix) {
