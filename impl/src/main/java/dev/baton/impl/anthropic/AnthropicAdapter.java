@@ -2,7 +2,10 @@ package dev.baton.impl.anthropic;
 
 import dev.baton.FailureKind;
 import dev.baton.impl.engine.Redactor;
+import dev.baton.impl.http.BatonHttpClient;
+import dev.baton.impl.http.HttpCall;
 import dev.baton.impl.http.HttpExchange;
+import dev.baton.impl.http.ResponseHeaders;
 import dev.baton.impl.http.RetryAfter;
 import dev.baton.impl.http.SseParser;
 import dev.baton.impl.http.StreamEvents;
@@ -17,12 +20,11 @@ import jakarta.json.JsonValue;
 
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpHeaders;
-import java.net.http.HttpRequest;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 
@@ -41,7 +43,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
     private final HttpExchange http;
     private final Redactor redactor;
 
-    public AnthropicAdapter(HttpClient client, long maxResponseBytes, Redactor redactor) {
+    public AnthropicAdapter(BatonHttpClient client, long maxResponseBytes, Redactor redactor) {
         this.http = new HttpExchange(client, maxResponseBytes);
         this.redactor = redactor;
     }
@@ -59,9 +61,17 @@ public final class AnthropicAdapter implements ProviderAdapter {
         } catch (UntranslatableRequestException e) {
             return CompletableFuture.failedFuture(untranslatable(e));
         }
-        return http.json(target.baseUrls(), base -> request(base, target, wire, headersTimeout, false), headersTimeout,
-                        this::failure)
-                .thenApply(message -> AnthropicResponses.toOpenAi(message, Clock.systemUTC().millis() / 1000));
+        CompletableFuture<JsonObject> message = http.json(target.baseUrls(), base -> request(base, target, wire, false),
+                headersTimeout, this::failure);
+        CompletableFuture<JsonObject> answer = message.thenApply(m -> AnthropicResponses.toOpenAi(m,
+                Clock.systemUTC().millis() / 1000));
+        // Cancelling the answer must abort the exchange, not only the derived future.
+        answer.whenComplete((r, t) -> {
+            if (answer.isCancelled()) {
+                message.cancel(true);
+            }
+        });
+        return answer;
     }
 
     @Override
@@ -74,28 +84,21 @@ public final class AnthropicAdapter implements ProviderAdapter {
         }
         boolean includeUsage = body.get("stream_options") instanceof JsonObject options
                 && options.get("include_usage") == JsonValue.TRUE;
-        return http.stream(target.baseUrls(), base -> request(base, target, wire, headersTimeout, true), headersTimeout,
+        return http.stream(target.baseUrls(), base -> request(base, target, wire, true), headersTimeout,
                 this::failure,
                 () -> new Events(includeUsage, redactor));
     }
 
-    private static HttpRequest request(URI base, ProviderTarget target, JsonObject wire, Duration headersTimeout,
-                                       boolean stream) {
-        URI uri = URI.create(base + "/messages");
-        HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
-                .timeout(headersTimeout)
-                .header("content-type", "application/json")
-                .header("accept", stream ? "text/event-stream" : "application/json")
-                .header("anthropic-version", API_VERSION)
-                .POST(HttpRequest.BodyPublishers.ofString(wire.toString()));
-        if ("http".equals(uri.getScheme())) {
-            builder.version(HttpClient.Version.HTTP_1_1);
-        }
+    private static HttpCall request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("content-type", "application/json");
+        headers.put("accept", stream ? "text/event-stream" : "application/json");
+        headers.put("anthropic-version", API_VERSION);
         if (!target.apiKey().isEmpty()) {
-            builder.header("x-api-key", target.apiKey());
+            headers.put("x-api-key", target.apiKey());
         }
-        target.headers().forEach(builder::header);
-        return builder.build();
+        headers.putAll(target.headers());
+        return HttpCall.post(URI.create(base + "/messages"), headers, wire.toString());
     }
 
     private static ProviderException untranslatable(UntranslatableRequestException e) {
@@ -104,7 +107,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
     }
 
     /** {@code {"type":"error","error":{"type","message","details":{"error_code"}}}} to a classified failure. */
-    ProviderException failure(int status, String body, HttpHeaders headers) {
+    ProviderException failure(int status, String body, ResponseHeaders headers) {
         String type = null;
         String message = null;
         String errorCode = null;

@@ -1,6 +1,8 @@
 package dev.baton.impl.azure;
 
 import dev.baton.impl.engine.Redactor;
+import dev.baton.impl.http.BatonHttpClient;
+import dev.baton.impl.http.HttpCall;
 import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.openai.OpenAiProtocol;
 import dev.baton.spi.ProviderAdapter;
@@ -9,8 +11,6 @@ import jakarta.json.JsonObject;
 
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -35,7 +35,7 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
     private final HttpExchange http;
     private final OpenAiProtocol protocol;
 
-    public AzureOpenAiAdapter(HttpClient client, long maxResponseBytes, Redactor redactor) {
+    public AzureOpenAiAdapter(BatonHttpClient client, long maxResponseBytes, Redactor redactor) {
         this.http = new HttpExchange(client, maxResponseBytes);
         this.protocol = new OpenAiProtocol(redactor);
     }
@@ -48,14 +48,14 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
     @Override
     public CompletableFuture<JsonObject> complete(ProviderTarget target, JsonObject body, Duration headersTimeout) {
         JsonObject wire = OpenAiProtocol.wireBody(body, deployment(target), false);
-        return http.json(target.baseUrls(), base -> request(base, target, wire, headersTimeout, false), headersTimeout,
+        return http.json(target.baseUrls(), base -> request(base, target, wire, false), headersTimeout,
                 protocol::failure);
     }
 
     @Override
     public Flow.Publisher<JsonObject> stream(ProviderTarget target, JsonObject body, Duration headersTimeout) {
         JsonObject wire = OpenAiProtocol.wireBody(body, deployment(target), true);
-        return http.stream(target.baseUrls(), base -> request(base, target, wire, headersTimeout, true), headersTimeout,
+        return http.stream(target.baseUrls(), base -> request(base, target, wire, true), headersTimeout,
                 protocol::failure, protocol::events);
     }
 
@@ -74,9 +74,8 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
                 + "/chat/completions?api-version=" + URLEncoder.encode(version, StandardCharsets.UTF_8));
     }
 
-    private static HttpRequest request(URI base, ProviderTarget target, JsonObject wire, Duration headersTimeout,
-                                       boolean stream) {
+    private static HttpCall request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
         Map<String, String> auth = target.apiKey().isEmpty() ? Map.of() : Map.of("api-key", target.apiKey());
-        return OpenAiProtocol.request(uri(base, target), wire, headersTimeout, stream, auth, target.headers());
+        return OpenAiProtocol.request(uri(base, target), wire, stream, auth, target.headers());
     }
 }

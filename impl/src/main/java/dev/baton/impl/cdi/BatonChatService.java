@@ -14,6 +14,7 @@ import dev.baton.impl.engine.EngineObserver;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.engine.Redactor;
 import dev.baton.impl.health.HealthListener;
+import dev.baton.impl.http.BatonHttpClient;
 import dev.baton.impl.health.LoggingHealthListener;
 import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.impl.record.InMemoryRecordStore;
@@ -31,7 +32,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
 
-import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -60,6 +60,7 @@ public class BatonChatService implements FailoverChatService {
     @Inject
     BatonExtension extension;
 
+    private BatonHttpClient http;
     private FailoverEngine engine;
     private RecordStore store;
     private ConnectionStats stats;
@@ -68,18 +69,15 @@ public class BatonChatService implements FailoverChatService {
     @PostConstruct
     void start() {
         BatonConfig config = extension.config();
-        HttpClient client = HttpClient.newBuilder()
-                .followRedirects(HttpClient.Redirect.NEVER) // a redirect could carry the key to another host
-                .connectTimeout(Duration.ofSeconds(10))
-                .build();
+        http = BatonHttpClient.start(Duration.ofSeconds(10));
         Redactor redactor = Redactor.forConnections(config.connections());
         Telemetry telemetry = Telemetry.fromServer();
         transactions = TransactionCheck.lookUp();
         store = recordStore(config);
         stats = new ConnectionStats(Clock.systemUTC());
-        engine = new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor),
-                new AnthropicAdapter(client, config.maxResponseBytes(), redactor),
-                new AzureOpenAiAdapter(client, config.maxResponseBytes(), redactor)),
+        engine = new FailoverEngine(config, List.of(new OpenAiAdapter(http, config.maxResponseBytes(), redactor),
+                new AnthropicAdapter(http, config.maxResponseBytes(), redactor),
+                new AzureOpenAiAdapter(http, config.maxResponseBytes(), redactor)),
                 store, Clock.systemUTC(),
                 HealthListener.both(new LoggingHealthListener(), telemetry.healthListener()),
                 EngineObserver.of(List.of(stats, telemetry.observer())));
@@ -116,6 +114,7 @@ public class BatonChatService implements FailoverChatService {
     @PreDestroy
     void stop() {
         engine.close();
+        http.close();
         if (store instanceof AutoCloseable closeable) {
             try {
                 closeable.close(); // writes what is still queued, within a bounded wait

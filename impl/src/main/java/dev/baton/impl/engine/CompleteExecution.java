@@ -68,7 +68,7 @@ final class CompleteExecution extends Execution {
                         json.get("usage") instanceof JsonObject usage ? usage : null);
                 result.complete(new ChatResponse(json, servedBy(c), id));
             } else if (!Transport.isCancellation(error)) {
-                attemptFailed(c, retry, started, startNanos, Transport.failure(error, timeout).failure(), false);
+                attemptFailed(c, retry, started, startNanos, Transport.failure(error).failure(), false);
             }
         });
     }

@@ -239,7 +239,7 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
 
         @Override
         public void onError(Throwable throwable) {
-            ProviderFailure failure = Transport.failure(throwable, firstTokenTimeout).failure();
+            ProviderFailure failure = Transport.failure(throwable).failure();
             if (end()) {
                 failed(failure, committed ? "stream_interrupted" : null);
             }

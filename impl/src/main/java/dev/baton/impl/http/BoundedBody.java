@@ -1,65 +1,38 @@
 package dev.baton.impl.http;
 
-import java.net.http.HttpResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Flow;
 
 /**
- * A body subscriber that collects at most {@code limit} bytes and fails with
- * {@link TooLargeException} past it, so an upstream cannot exhaust memory.
+ * Collects a response body of at most {@code limit} bytes and fails with {@link TooLargeException} past it, so an
+ * upstream cannot exhaust memory. Not thread-safe: fed by one I/O thread.
  */
-public final class BoundedBody implements HttpResponse.BodySubscriber<String> {
+final class BoundedBody {
 
     private final long limit;
-    private final CompletableFuture<String> result = new CompletableFuture<>();
-    private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    private Flow.Subscription subscription;
+    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
-    public BoundedBody(long limit) {
+    BoundedBody(long limit) {
         this.limit = limit;
     }
 
-    @Override
-    public CompletionStage<String> getBody() {
-        return result;
-    }
-
-    @Override
-    public void onSubscribe(Flow.Subscription s) {
-        subscription = s;
-        s.request(Long.MAX_VALUE);
-    }
-
-    @Override
-    public void onNext(List<ByteBuffer> buffers) {
-        for (ByteBuffer buffer : buffers) {
-            if (bytes.size() + (long) buffer.remaining() > limit) {
-                subscription.cancel();
-                result.completeExceptionally(new TooLargeException(limit));
-                return;
-            }
-            byte[] chunk = new byte[buffer.remaining()];
-            buffer.get(chunk);
-            bytes.write(chunk, 0, chunk.length);
+    void add(ByteBuffer data) throws TooLargeException {
+        if (bytes.size() + (long) data.remaining() > limit) {
+            throw new TooLargeException(limit);
         }
+        byte[] chunk = new byte[data.remaining()];
+        data.get(chunk);
+        bytes.write(chunk, 0, chunk.length);
     }
 
-    @Override
-    public void onError(Throwable throwable) {
-        result.completeExceptionally(throwable);
-    }
-
-    @Override
-    public void onComplete() {
-        result.complete(bytes.toString(StandardCharsets.UTF_8));
+    String text() {
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 
     /** The upstream body was larger than allowed. */
-    public static final class TooLargeException extends java.io.IOException {
+    public static final class TooLargeException extends IOException {
         public TooLargeException(long limit) {
             super("the provider's response is larger than " + limit + " bytes");
         }

@@ -6,21 +6,31 @@ import dev.baton.spi.ProviderFailure;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
+import org.apache.hc.core5.concurrent.Cancellable;
+import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.EntityDetails;
+import org.apache.hc.core5.http.Header;
+import org.apache.hc.core5.http.HttpResponse;
+import org.apache.hc.core5.http.nio.AsyncResponseConsumer;
+import org.apache.hc.core5.http.nio.CapacityChannel;
+import org.apache.hc.core5.http.protocol.HttpContext;
 
+import java.io.IOException;
 import java.io.StringReader;
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Flow;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -29,16 +39,18 @@ import java.util.function.Supplier;
  * provider's {@link StreamEvents}. Bodies are bounded, cancelling aborts the exchange, and
  * failures are classified by the provider's {@link ErrorReader} or by {@link Transport}. A connection's
  * alternate hosts are tried here, inside the one exchange, when a host cannot be reached.
- * Thread-safe.
+ *
+ * <p>Responses are read on the client's I/O threads, and what they complete (parsing, the engine's next step, a
+ * subscriber's {@code onNext}) runs there too: none of it may block. Thread-safe.
  */
 public final class HttpExchange {
 
     private static final System.Logger LOG = System.getLogger(HttpExchange.class.getName());
 
-    private final HttpClient client;
+    private final BatonHttpClient client;
     private final long maxResponseBytes;
 
-    public HttpExchange(HttpClient client, long maxResponseBytes) {
+    public HttpExchange(BatonHttpClient client, long maxResponseBytes) {
         this.client = client;
         this.maxResponseBytes = maxResponseBytes;
     }
@@ -48,71 +60,11 @@ public final class HttpExchange {
      * (see {@link Transport#unreachable}) and no response status arrived, the next base is tried, all inside this
      * one exchange. Parses a 2xx body as JSON. Cancelling the future aborts the exchange.
      */
-    public CompletableFuture<JsonObject> json(List<URI> bases, Function<URI, HttpRequest> request,
+    public CompletableFuture<JsonObject> json(List<URI> bases, Function<URI, HttpCall> request,
                                               Duration headersTimeout, ErrorReader errors) {
-        CompletableFuture<JsonObject> result = new CompletableFuture<>();
-        AtomicReference<CompletableFuture<?>> current = new AtomicReference<>();
-        // Cancelling the attempt must abort the exchange, not only the derived future.
-        result.whenComplete((r, t) -> {
-            if (result.isCancelled()) {
-                CompletableFuture<?> c = current.get();
-                if (c != null) {
-                    c.cancel(true);
-                }
-            }
-        });
-        sendJson(bases, 0, request, headersTimeout, errors, result, current);
-        return result;
-    }
-
-    private void sendJson(List<URI> bases, int index, Function<URI, HttpRequest> request, Duration headersTimeout,
-                          ErrorReader errors, CompletableFuture<JsonObject> result,
-                          AtomicReference<CompletableFuture<?>> current) {
-        if (result.isDone()) {
-            return;
-        }
-        AtomicBoolean responded = new AtomicBoolean();
-        CompletableFuture<HttpResponse<String>> exchange;
-        try {
-            exchange = client.sendAsync(request.apply(bases.get(index)), info -> {
-                responded.set(true);
-                return new BoundedBody(maxResponseBytes);
-            });
-        } catch (RuntimeException e) {
-            result.completeExceptionally(e);
-            return;
-        }
-        current.set(exchange);
-        if (result.isCancelled()) {
-            exchange.cancel(true);
-            return;
-        }
-        exchange.whenComplete((response, error) -> {
-            try {
-                if (error != null) {
-                    if (!responded.get() && index + 1 < bases.size() && !result.isDone() && Transport.unreachable(error)) {
-                        LOG.log(Level.INFO, "{0} cannot be reached ({1}); trying the alternate host {2}",
-                                bases.get(index).getHost(), Transport.failure(error, headersTimeout).failure().message(),
-                                bases.get(index + 1).getHost());
-                        sendJson(bases, index + 1, request, headersTimeout, errors, result, current);
-                        return;
-                    }
-                    result.completeExceptionally(Transport.failure(error, headersTimeout));
-                } else if (response.statusCode() / 100 != 2) {
-                    result.completeExceptionally(errors.read(response.statusCode(), response.body(), response.headers()));
-                } else {
-                    try {
-                        result.complete(parse(response.body()));
-                    } catch (JsonException | ClassCastException | IllegalStateException e) {
-                        result.completeExceptionally(new ProviderException(new ProviderFailure(FailureKind.SERVER_ERROR,
-                                response.statusCode(), null, null, "the provider answered " + response.statusCode()
-                                + " with a body that is not JSON", null)));
-                    }
-                }
-            } catch (RuntimeException bug) {
-                result.completeExceptionally(bug); // never leave the caller waiting
-            }
-        });
+        JsonExchange exchange = new JsonExchange(bases, request, headersTimeout, errors);
+        exchange.send(0);
+        return exchange.result;
     }
 
     /**
@@ -120,7 +72,7 @@ public final class HttpExchange {
      * {@code events} yields. A host that cannot be reached before any response status arrived is replaced by the
      * next base, inside the same exchange; once a status arrived, nothing moves.
      */
-    public Flow.Publisher<JsonObject> stream(List<URI> bases, Function<URI, HttpRequest> request,
+    public Flow.Publisher<JsonObject> stream(List<URI> bases, Function<URI, HttpCall> request,
                                              Duration headersTimeout, ErrorReader errors,
                                              Supplier<StreamEvents> events) {
         return subscriber -> new ChunkStream(bases, request, headersTimeout, errors, events.get(), subscriber).start();
@@ -148,35 +100,315 @@ public final class HttpExchange {
         }
     }
 
+    /** Reads one response body on an I/O thread. */
+    private interface Body {
+
+        /** The client's read window ran out; {@code window.update} lets it read on. */
+        default void capacity(CapacityChannel window) throws IOException {
+            window.update(Integer.MAX_VALUE); // bounded by the body's own limit instead
+        }
+
+        void data(ByteBuffer data) throws IOException;
+
+        /** The body was read whole. */
+        void done();
+    }
+
     /**
-     * One streamed exchange: lines from the HTTP client become SSE events become chunks. Demand
-     * flows from the subscriber to the line subscription one line at a time, so a slow reader
-     * slows the provider's socket instead of filling memory.
+     * One exchange over a connection's hosts: sends to the first, moves on while a host cannot be reached before a
+     * status arrived, and ends once. Subclasses read a 2xx body and deliver the outcome.
      */
-    private final class ChunkStream implements Flow.Subscription, Flow.Subscriber<String> {
+    private abstract class Exchange {
 
         private final List<URI> bases;
-        private final Function<URI, HttpRequest> request;
+        private final Function<URI, HttpCall> request;
         private final Duration headersTimeout;
         private final ErrorReader errors;
-        private final StreamEvents events;
-        private final Flow.Subscriber<? super JsonObject> downstream;
-        private final SseParser parser = new SseParser(maxResponseBytes);
-        private final AtomicLong demand = new AtomicLong();
-        private final AtomicBoolean done = new AtomicBoolean();
-        private volatile Flow.Subscription lines;
-        private volatile CompletableFuture<?> exchange;
-        private boolean waitingForLine;
-        /** Chunks an event yielded beyond the subscriber's demand; the end waits until they are taken. */
-        private final java.util.ArrayDeque<JsonObject> pending = new java.util.ArrayDeque<>();
-        private boolean ending;
+        private final AtomicBoolean ended = new AtomicBoolean();
+        private volatile Host current;
 
-        ChunkStream(List<URI> bases, Function<URI, HttpRequest> request, Duration headersTimeout, ErrorReader errors,
-                    StreamEvents events, Flow.Subscriber<? super JsonObject> downstream) {
+        Exchange(List<URI> bases, Function<URI, HttpCall> request, Duration headersTimeout, ErrorReader errors) {
             this.bases = bases;
             this.request = request;
             this.headersTimeout = headersTimeout;
             this.errors = errors;
+        }
+
+        /** The reader of a 2xx body. */
+        abstract Body body(int status);
+
+        /** Hands the exchange's failure to its caller; called once. */
+        abstract void deliverFailure(Throwable error);
+
+        final void send(int index) {
+            Host host = new Host(index);
+            current = host;
+            if (isEnded()) {
+                return;
+            }
+            try {
+                host.timer = client.schedule(host::headersTimedOut, headersTimeout);
+                host.sent = client.send(request.apply(bases.get(index)), host, host.outcome);
+            } catch (RuntimeException e) {
+                fail(e);
+                return;
+            }
+            if (isEnded()) {
+                host.abort(); // cancelled while it was being sent
+            }
+        }
+
+        final boolean isEnded() {
+            return ended.get();
+        }
+
+        /** Ends the exchange, leaving its connection to finish the body; false when it had already ended. */
+        final boolean finish() {
+            if (!ended.compareAndSet(false, true)) {
+                return false;
+            }
+            Host host = current;
+            if (host != null) {
+                host.cancelTimer();
+            }
+            return true;
+        }
+
+        /** Ends the exchange with {@code error} and aborts it. */
+        final void fail(Throwable error) {
+            if (finish()) {
+                abort();
+                deliverFailure(error);
+            }
+        }
+
+        /** Ends and aborts the exchange without a word: its caller went away. */
+        public final void cancel() {
+            if (finish()) {
+                abort();
+            }
+        }
+
+        private void abort() {
+            Host host = current;
+            if (host != null) {
+                host.abort();
+            }
+        }
+
+        /** One host's try: reads its response on an I/O thread, and hears how the exchange ended. */
+        private final class Host implements AsyncResponseConsumer<Void> {
+
+            private final int index;
+            private volatile boolean responded;
+            private volatile ScheduledFuture<?> timer;
+            private volatile Cancellable sent;
+            private Body body;
+            private FutureCallback<Void> read;
+            /** How the exchange ended; what it read was handed over already. */
+            final FutureCallback<Void> outcome = new FutureCallback<>() {
+                @Override
+                public void completed(Void result) {
+                }
+
+                @Override
+                public void failed(Exception error) {
+                    exchangeFailed(error);
+                }
+
+                @Override
+                public void cancelled() {
+                }
+            };
+
+            Host(int index) {
+                this.index = index;
+            }
+
+            void headersTimedOut() {
+                if (!responded) {
+                    fail(Transport.headersTimeout(headersTimeout));
+                }
+            }
+
+            void cancelTimer() {
+                ScheduledFuture<?> t = timer;
+                if (t != null) {
+                    t.cancel(false);
+                }
+            }
+
+            void abort() {
+                cancelTimer();
+                Cancellable s = sent;
+                if (s != null) {
+                    s.cancel(); // closes the connection
+                }
+            }
+
+            @Override
+            public void consumeResponse(HttpResponse response, EntityDetails entity, HttpContext context,
+                                        FutureCallback<Void> read) {
+                responded = true;
+                cancelTimer();
+                this.read = read;
+                int status = response.getCode();
+                body = status / 100 == 2 ? body(status) : new ErrorBody(status, headers(response));
+                if (entity == null) {
+                    streamEnd(List.of());
+                }
+            }
+
+            @Override
+            public void informationResponse(HttpResponse response, HttpContext context) {
+            }
+
+            @Override
+            public void updateCapacity(CapacityChannel window) throws IOException {
+                body.capacity(window);
+            }
+
+            @Override
+            public void consume(ByteBuffer data) throws IOException {
+                body.data(data);
+            }
+
+            @Override
+            public void streamEnd(List<? extends Header> trailers) {
+                try {
+                    body.done();
+                } catch (RuntimeException bug) {
+                    fail(bug); // never leave the caller waiting
+                }
+                read.completed(null);
+            }
+
+            @Override
+            public void failed(Exception cause) {
+                // heard through the outcome
+            }
+
+            @Override
+            public void releaseResources() {
+            }
+
+            private void exchangeFailed(Exception error) {
+                cancelTimer();
+                if (!responded && index + 1 < bases.size() && !isEnded() && Transport.unreachable(error)) {
+                    LOG.log(Level.INFO, "{0} cannot be reached ({1}); trying the alternate host {2}",
+                            bases.get(index).getHost(), Transport.failure(error).failure().message(),
+                            bases.get(index + 1).getHost());
+                    send(index + 1);
+                } else {
+                    fail(Transport.failure(error));
+                }
+            }
+        }
+
+        /** A non-2xx body, bounded, read whole and classified by the provider's {@link ErrorReader}. */
+        private final class ErrorBody implements Body {
+            private final int status;
+            private final ResponseHeaders headers;
+            private final BoundedBody bytes = new BoundedBody(maxResponseBytes);
+
+            ErrorBody(int status, ResponseHeaders headers) {
+                this.status = status;
+                this.headers = headers;
+            }
+
+            @Override
+            public void data(ByteBuffer data) throws IOException {
+                bytes.add(data);
+            }
+
+            @Override
+            public void done() {
+                ProviderException failure = errors.read(status, bytes.text(), headers);
+                if (finish()) {
+                    deliverFailure(failure);
+                }
+            }
+        }
+    }
+
+    private static ResponseHeaders headers(HttpResponse response) {
+        return name -> Optional.ofNullable(response.getFirstHeader(name)).map(Header::getValue);
+    }
+
+    /** A whole answer: a 2xx body read up to the limit and parsed as JSON. */
+    private final class JsonExchange extends Exchange {
+
+        final CompletableFuture<JsonObject> result = new CompletableFuture<>();
+
+        JsonExchange(List<URI> bases, Function<URI, HttpCall> request, Duration headersTimeout, ErrorReader errors) {
+            super(bases, request, headersTimeout, errors);
+            // Cancelling the attempt must abort the exchange, not only the future.
+            result.whenComplete((r, t) -> {
+                if (result.isCancelled()) {
+                    cancel();
+                }
+            });
+        }
+
+        @Override
+        Body body(int status) {
+            BoundedBody bytes = new BoundedBody(maxResponseBytes);
+            return new Body() {
+                @Override
+                public void data(ByteBuffer data) throws IOException {
+                    bytes.add(data);
+                }
+
+                @Override
+                public void done() {
+                    if (!finish()) {
+                        return;
+                    }
+                    try {
+                        result.complete(parse(bytes.text()));
+                    } catch (JsonException | ClassCastException | IllegalStateException e) {
+                        deliverFailure(new ProviderException(new ProviderFailure(FailureKind.SERVER_ERROR, status, null,
+                                null, "the provider answered " + status + " with a body that is not JSON", null)));
+                    }
+                }
+            };
+        }
+
+        @Override
+        void deliverFailure(Throwable error) {
+            result.completeExceptionally(error);
+        }
+    }
+
+    /**
+     * One streamed exchange: body bytes become lines become SSE events become chunks. Flow control reaches the
+     * socket: the bytes read are given back to the client's read window (64 KiB) only once every chunk parsed from
+     * them was taken and more are wanted, so a slow reader stops reads from the provider instead of filling memory.
+     * Signals to the subscriber go out of one drain loop, so they never overlap.
+     */
+    private final class ChunkStream extends Exchange implements Flow.Subscription, Body {
+
+        private final StreamEvents events;
+        private final Flow.Subscriber<? super JsonObject> downstream;
+        private final Lines lines = new Lines(maxResponseBytes);
+        private final SseParser parser = new SseParser(maxResponseBytes);
+        private final Queue<JsonObject> pending = new ConcurrentLinkedQueue<>();
+        private final AtomicLong demand = new AtomicLong();
+        private final AtomicInteger wip = new AtomicInteger();
+        /** Body bytes read and not yet given back to the read window. */
+        private final AtomicInteger unacknowledged = new AtomicInteger();
+        private volatile CapacityChannel window;
+        /** The provider said the answer is over, or what it sent ends it: the chunks pending are the last. */
+        private volatile boolean ending;
+        /** What follows the last chunks: {@code null} for the end of the answer, else the failure that ends it. */
+        private volatile ProviderException last;
+        private volatile Throwable error;
+        /** Touched inside the drain loop only. */
+        private boolean signalled;
+
+        ChunkStream(List<URI> bases, Function<URI, HttpCall> request, Duration headersTimeout, ErrorReader errors,
+                    StreamEvents events, Flow.Subscriber<? super JsonObject> downstream) {
+            super(bases, request, headersTimeout, errors);
             this.events = events;
             this.downstream = downstream;
         }
@@ -186,177 +418,139 @@ public final class HttpExchange {
             send(0);
         }
 
-        private void send(int index) {
-            if (done.get()) {
-                return;
-            }
-            AtomicBoolean responded = new AtomicBoolean();
-            CompletableFuture<HttpResponse<String>> sent;
-            try {
-                sent = client.sendAsync(request.apply(bases.get(index)), info -> {
-                    responded.set(true);
-                    return info.statusCode() / 100 == 2
-                            ? HttpResponse.BodySubscribers.fromLineSubscriber(this, s -> null, StandardCharsets.UTF_8, null)
-                            : new BoundedBody(maxResponseBytes);
-                });
-            } catch (RuntimeException e) {
-                fail(e);
-                return;
-            }
-            exchange = sent;
-            sent.whenComplete((response, error) -> {
-                try {
-                    if (error != null) {
-                        if (!responded.get() && index + 1 < bases.size() && !done.get() && Transport.unreachable(error)) {
-                            LOG.log(Level.INFO, "{0} cannot be reached ({1}); trying the alternate host {2}",
-                                    bases.get(index).getHost(), Transport.failure(error, headersTimeout).failure().message(),
-                                    bases.get(index + 1).getHost());
-                            send(index + 1);
-                        } else {
-                            fail(Transport.failure(error, headersTimeout));
-                        }
-                    } else if (response.statusCode() / 100 != 2) {
-                        fail(errors.read(response.statusCode(), response.body(), response.headers()));
-                    }
-                } catch (RuntimeException bug) {
-                    fail(bug); // never leave the subscriber waiting for a signal
-                }
-            });
-            if (done.get()) {
-                sent.cancel(true);
-            }
-        }
-
         @Override
         public void request(long n) {
             if (n <= 0) {
                 fail(new IllegalArgumentException("request(" + n + "): demand must be positive"));
                 return;
             }
-            demand.getAndAdd(n);
-            flush();
+            demand.getAndAccumulate(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b);
+            drain();
         }
 
         @Override
-        public void cancel() {
-            done.set(true);
-            abortExchange();
+        Body body(int status) {
+            return this;
         }
 
-        private void abortExchange() {
-            Flow.Subscription s = lines;
-            if (s != null) {
-                s.cancel();
-            }
-            CompletableFuture<?> e = exchange;
-            if (e != null) {
-                e.cancel(true);
-            }
+        @Override
+        public void capacity(CapacityChannel window) {
+            this.window = window;
+            drain();
         }
 
-        /** Hands pending chunks to the subscriber while it wants them, then finishes or reads on. */
-        private synchronized void flush() {
-            while (demand.get() > 0 && !pending.isEmpty() && !done.get()) {
-                demand.decrementAndGet();
-                downstream.onNext(pending.poll());
-            }
-            if (pending.isEmpty() && ending) {
-                complete();
+        @Override
+        public void data(ByteBuffer data) {
+            unacknowledged.addAndGet(data.remaining());
+            if (ending || isEnded()) {
+                data.position(data.limit()); // what follows the end marker is read only so the connection is reused
             } else {
-                pull();
+                read(() -> lines.feed(data, this::line));
             }
-        }
-
-        private synchronized void pull() {
-            Flow.Subscription s = lines;
-            if (s != null && !waitingForLine && pending.isEmpty() && !ending && demand.get() > 0 && !done.get()) {
-                waitingForLine = true;
-                s.request(1);
-            }
+            drain();
         }
 
         @Override
-        public void onSubscribe(Flow.Subscription subscription) {
-            lines = subscription;
-            if (done.get()) {
-                subscription.cancel();
-                return;
+        public void done() {
+            if (!ending && !isEnded()) {
+                read(() -> {
+                    String rest = lines.finish();
+                    if (rest != null) {
+                        line(rest);
+                    }
+                    if (!ending) {
+                        SseParser.Event event = parser.finish();
+                        if (event != null) {
+                            event(event);
+                        }
+                    }
+                });
             }
-            pull();
-        }
-
-        @Override
-        public void onNext(String line) {
-            synchronized (this) {
-                waitingForLine = false;
-            }
-            if (done.get()) {
-                return;
-            }
-            SseParser.Event event;
-            try {
-                event = parser.line(line);
-            } catch (IllegalStateException tooLarge) {
-                fail(new ProviderException(ProviderFailure.transport(FailureKind.SERVER_ERROR, tooLarge.getMessage())));
-                return;
-            }
-            if (event != null) {
-                handle(event);
-            }
-            flush();
-        }
-
-        private void handle(SseParser.Event event) {
-            List<JsonObject> chunks;
-            try {
-                chunks = events.onEvent(event);
-            } catch (ProviderException e) {
-                fail(e);
-                return;
-            }
-            synchronized (this) {
-                pending.addAll(chunks);
-                ending |= events.done();
-            }
-        }
-
-        @Override
-        public void onError(Throwable throwable) {
-            fail(Transport.failure(throwable, headersTimeout));
-        }
-
-        @Override
-        public void onComplete() {
-            SseParser.Event last = parser.finish();
-            if (last != null && !done.get()) {
-                handle(last);
-            }
-            if (events.completeAtEnd()) {
-                // a finished answer without its end marker is complete (some hosts omit it)
-                synchronized (this) {
-                    ending = true;
-                }
-                flush();
-            } else {
-                fail(new ProviderException(ProviderFailure.transport(FailureKind.CONNECTION,
+            if (!ending && !events.completeAtEnd()) {
+                end(new ProviderException(ProviderFailure.transport(FailureKind.CONNECTION,
                         "the stream ended before the provider finished the answer")));
             }
+            ending = true; // a finished answer without its end marker is complete (some hosts omit it)
+            drain();
         }
 
-        private void complete() {
-            if (done.compareAndSet(false, true)) {
-                Flow.Subscription s = lines;
-                if (s != null) {
-                    s.request(Long.MAX_VALUE); // drain what follows the end marker so the connection can be reused
-                }
-                downstream.onComplete();
+        /** Parses what arrived; what ends the answer is queued behind the chunks parsed before it. */
+        private void read(Runnable parse) {
+            try {
+                parse.run();
+            } catch (IllegalStateException tooLarge) {
+                end(new ProviderException(ProviderFailure.transport(FailureKind.SERVER_ERROR, tooLarge.getMessage())));
+            } catch (ProviderException e) {
+                end(e);
             }
         }
 
-        private void fail(Throwable error) {
-            if (done.compareAndSet(false, true)) {
-                abortExchange();
-                downstream.onError(error);
+        private void line(String line) {
+            if (!ending) {
+                SseParser.Event event = parser.line(line);
+                if (event != null) {
+                    event(event);
+                }
+            }
+        }
+
+        private void event(SseParser.Event event) {
+            pending.addAll(events.onEvent(event));
+            ending = events.done();
+        }
+
+        private void end(ProviderException failure) {
+            last = failure;
+            ending = true;
+        }
+
+        @Override
+        void deliverFailure(Throwable error) {
+            this.error = error;
+            drain();
+        }
+
+        /** Hands pending chunks over while they are wanted, then the end; reads on once all were taken. */
+        private void drain() {
+            if (wip.getAndIncrement() != 0) {
+                return;
+            }
+            do {
+                JsonObject chunk;
+                while (!isEnded() && demand.get() > 0 && (chunk = pending.poll()) != null) {
+                    demand.decrementAndGet();
+                    downstream.onNext(chunk);
+                }
+                if (!signalled && error != null) {
+                    signalled = true;
+                    downstream.onError(error);
+                } else if (!signalled && ending && pending.isEmpty()) {
+                    if (last != null) {
+                        fail(last); // the error goes out on the next turn of this loop
+                    } else if (finish()) {
+                        signalled = true;
+                        downstream.onComplete();
+                    }
+                }
+                if (isEnded() || pending.isEmpty() && demand.get() > 0) {
+                    acknowledge();
+                }
+            } while (wip.decrementAndGet() != 0);
+        }
+
+        /** Gives the bytes read back to the client's read window, so it reads on. */
+        private void acknowledge() {
+            CapacityChannel w = window;
+            if (w == null) {
+                return; // the initial window is not spent yet
+            }
+            int bytes = unacknowledged.getAndSet(0);
+            if (bytes > 0) {
+                try {
+                    w.update(bytes);
+                } catch (IOException e) {
+                    fail(e);
+                }
             }
         }
     }

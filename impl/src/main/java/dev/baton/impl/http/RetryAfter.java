@@ -1,6 +1,5 @@
 package dev.baton.impl.http;
 
-import java.net.http.HttpHeaders;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -17,7 +16,7 @@ public final class RetryAfter {
     }
 
     /** The wait, or {@code null} when absent, unparsable or not positive. */
-    public static Duration parse(HttpHeaders headers, Instant now) {
+    public static Duration parse(ResponseHeaders headers, Instant now) {
         Duration ms = headers.firstValue("retry-after-ms").map(v -> decimal(v, 1)).orElse(null);
         if (ms != null) {
             return ms;

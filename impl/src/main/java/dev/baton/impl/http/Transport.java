@@ -3,42 +3,37 @@ package dev.baton.impl.http;
 import dev.baton.FailureKind;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
+import org.apache.hc.client5.http.ConnectTimeoutException;
 
+import java.io.IOException;
 import java.net.ConnectException;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpTimeoutException;
-import java.nio.channels.UnresolvedAddressException;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import javax.net.ssl.SSLException;
 
-/** Classifies what the JDK HTTP client throws when no usable response arrived. Pure. */
+/** Classifies what the HTTP client throws when no usable response arrived. Pure. */
 public final class Transport {
 
     private Transport() {
     }
 
-    public static ProviderException failure(Throwable error, Duration headersTimeout) {
+    public static ProviderException failure(Throwable error) {
         Throwable t = unwrap(error);
         if (t instanceof ProviderException e) {
             return e;
-        }
-        if (t instanceof HttpConnectTimeoutException) {
-            return new ProviderException(ProviderFailure.transport(FailureKind.CONNECTION, "connect timed out"), t);
-        }
-        if (t instanceof HttpTimeoutException) {
-            return new ProviderException(ProviderFailure.transport(FailureKind.TIMEOUT,
-                    "no response headers within " + headersTimeout.toMillis() + "ms"), t);
         }
         if (t instanceof BoundedBody.TooLargeException) {
             return new ProviderException(ProviderFailure.transport(FailureKind.SERVER_ERROR, t.getMessage()), t);
         }
         String what;
-        if (t instanceof ConnectException) {
+        if (t instanceof ConnectTimeoutException) {
+            what = "connect timed out";
+        } else if (t instanceof ConnectException) {
             what = "connection refused";
-        } else if (t instanceof UnresolvedAddressException) {
+        } else if (t instanceof UnknownHostException) {
             what = "host could not be resolved";
         } else if (t instanceof SSLException) {
             what = "TLS handshake failed";
@@ -49,6 +44,12 @@ public final class Transport {
         return new ProviderException(ProviderFailure.transport(FailureKind.CONNECTION, what), t);
     }
 
+    /** The failure of an exchange that saw no response headers within {@code headersTimeout}. */
+    static ProviderException headersTimeout(Duration headersTimeout) {
+        return new ProviderException(ProviderFailure.transport(FailureKind.TIMEOUT,
+                "no response headers within " + headersTimeout.toMillis() + "ms"));
+    }
+
     /**
      * Whether {@code error} says the host could not be reached at all: refused, unresolved, connect timeout, TLS
      * handshake, or a reset before any response. Not a headers timeout (the host was reached and is silent), not a
@@ -57,11 +58,7 @@ public final class Transport {
      */
     public static boolean unreachable(Throwable error) {
         Throwable t = unwrap(error);
-        if (t instanceof ProviderException || t instanceof CancellationException || t instanceof BoundedBody.TooLargeException
-                || t instanceof HttpTimeoutException && !(t instanceof HttpConnectTimeoutException)) {
-            return false;
-        }
-        return t instanceof java.io.IOException || t instanceof UnresolvedAddressException;
+        return t instanceof IOException && !(t instanceof BoundedBody.TooLargeException);
     }
 
     public static Throwable unwrap(Throwable t) {

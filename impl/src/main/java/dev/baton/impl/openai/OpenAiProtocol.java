@@ -3,7 +3,9 @@ package dev.baton.impl.openai;
 import dev.baton.ChatChunk;
 import dev.baton.FailureKind;
 import dev.baton.impl.engine.Redactor;
+import dev.baton.impl.http.HttpCall;
 import dev.baton.impl.http.HttpExchange;
+import dev.baton.impl.http.ResponseHeaders;
 import dev.baton.impl.http.RetryAfter;
 import dev.baton.impl.http.SseParser;
 import dev.baton.impl.http.StreamEvents;
@@ -17,11 +19,8 @@ import jakarta.json.JsonValue;
 
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpHeaders;
-import java.net.http.HttpRequest;
 import java.time.Clock;
-import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -50,19 +49,14 @@ public final class OpenAiProtocol {
     }
 
     /** A POST of {@code wire} to {@code uri} with the JSON headers, {@code auth} and the configured headers. */
-    public static HttpRequest request(URI uri, JsonObject wire, Duration headersTimeout, boolean stream,
-                                      Map<String, String> auth, Map<String, String> headers) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
-                .timeout(headersTimeout)
-                .header("content-type", "application/json")
-                .header("accept", stream ? "text/event-stream" : "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(wire.toString()));
-        if ("http".equals(uri.getScheme())) {
-            builder.version(HttpClient.Version.HTTP_1_1); // no h2c upgrade dance with local hosts
-        }
-        auth.forEach(builder::header);
-        headers.forEach(builder::header);
-        return builder.build();
+    public static HttpCall request(URI uri, JsonObject wire, boolean stream, Map<String, String> auth,
+                                   Map<String, String> headers) {
+        Map<String, String> all = new LinkedHashMap<>();
+        all.put("content-type", "application/json");
+        all.put("accept", stream ? "text/event-stream" : "application/json");
+        all.putAll(auth);
+        all.putAll(headers);
+        return HttpCall.post(uri, all, wire.toString());
     }
 
     /** A fresh event handler for one stream. */
@@ -71,7 +65,7 @@ public final class OpenAiProtocol {
     }
 
     /** Turns an error response into a classified failure; the message is the provider's, without credentials. */
-    public ProviderException failure(int status, String body, HttpHeaders headers) {
+    public ProviderException failure(int status, String body, ResponseHeaders headers) {
         String type = null;
         String code = null;
         String message = null;

@@ -2,7 +2,9 @@ package dev.baton.impl.contract;
 
 import dev.baton.ChatChunk;
 import dev.baton.FailureKind;
+import dev.baton.impl.engine.EngineFixture;
 import dev.baton.impl.engine.Redactor;
+import dev.baton.impl.http.BatonHttpClient;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderTarget;
@@ -14,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,10 +45,8 @@ abstract class AdapterContract {
     @RegisterExtension
     static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
     /** The adapter under test. */
-    abstract ProviderAdapter adapter(HttpClient client, Redactor redactor);
+    abstract ProviderAdapter adapter(BatonHttpClient client, Redactor redactor);
 
     /** Where the simulator serves {@code account} in this adapter's wire format. */
     URI baseUrl(String account) {
@@ -64,7 +63,7 @@ abstract class AdapterContract {
     }
 
     private ProviderAdapter adapter() {
-        return adapter(client, new Redactor(List.of(KEY)));
+        return adapter(EngineFixture.HTTP, new Redactor(List.of(KEY)));
     }
 
     private static JsonObject body(boolean stream) {

@@ -4,12 +4,12 @@ import dev.baton.impl.anthropic.AnthropicAdapter;
 import dev.baton.impl.engine.Redactor;
 import dev.baton.spi.ProviderAdapter;
 
-import java.net.http.HttpClient;
+import dev.baton.impl.http.BatonHttpClient;
 
 class AnthropicAdapterContractTest extends AdapterContract {
 
     @Override
-    ProviderAdapter adapter(HttpClient client, Redactor redactor) {
+    ProviderAdapter adapter(BatonHttpClient client, Redactor redactor) {
         return new AnthropicAdapter(client, 8 * 1024 * 1024, redactor);
     }
 }

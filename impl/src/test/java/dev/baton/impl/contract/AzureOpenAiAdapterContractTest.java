@@ -6,14 +6,14 @@ import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderTarget;
 
 import java.net.URI;
-import java.net.http.HttpClient;
+import dev.baton.impl.http.BatonHttpClient;
 import java.util.List;
 import java.util.Map;
 
 class AzureOpenAiAdapterContractTest extends AdapterContract {
 
     @Override
-    ProviderAdapter adapter(HttpClient client, Redactor redactor) {
+    ProviderAdapter adapter(BatonHttpClient client, Redactor redactor) {
         return new AzureOpenAiAdapter(client, 8 * 1024 * 1024, redactor);
     }
 

@@ -4,12 +4,12 @@ import dev.baton.impl.engine.Redactor;
 import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.spi.ProviderAdapter;
 
-import java.net.http.HttpClient;
+import dev.baton.impl.http.BatonHttpClient;
 
 class OpenAiAdapterContractTest extends AdapterContract {
 
     @Override
-    ProviderAdapter adapter(HttpClient client, Redactor redactor) {
+    ProviderAdapter adapter(BatonHttpClient client, Redactor redactor) {
         return new OpenAiAdapter(client, 8 * 1024 * 1024, redactor);
     }
 }

@@ -8,6 +8,7 @@ import dev.baton.exception.FailoverException;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.health.HealthListener;
+import dev.baton.impl.http.BatonHttpClient;
 import dev.baton.impl.anthropic.AnthropicAdapter;
 import dev.baton.impl.azure.AzureOpenAiAdapter;
 import dev.baton.impl.openai.OpenAiAdapter;
@@ -16,7 +17,6 @@ import dev.baton.testkit.ProviderSimulator;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -35,6 +35,9 @@ import java.util.concurrent.TimeoutException;
 public final class EngineFixture {
 
     static final String KEY_PREFIX = "sk-test-secret-";
+
+    /** One client for every test engine and adapter, as an application has one; its threads are daemons. */
+    public static final BatonHttpClient HTTP = BatonHttpClient.start(Duration.ofSeconds(2));
 
     private EngineFixture() {
     }
@@ -70,11 +73,10 @@ public final class EngineFixture {
     public static FailoverEngine engine(Map<String, String> props, InstantSource clock, HealthListener listener,
                                         EngineObserver observer) {
         BatonConfig config = config(props);
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         Redactor redactor = Redactor.forConnections(config.connections());
-        return new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(), redactor),
-                        new AnthropicAdapter(client, config.maxResponseBytes(), redactor),
-                new AzureOpenAiAdapter(client, config.maxResponseBytes(), redactor)),
+        return new FailoverEngine(config, List.of(new OpenAiAdapter(HTTP, config.maxResponseBytes(), redactor),
+                new AnthropicAdapter(HTTP, config.maxResponseBytes(), redactor),
+                new AzureOpenAiAdapter(HTTP, config.maxResponseBytes(), redactor)),
                 new InMemoryRecordStore(config.recordCapacity()), clock, listener, observer);
     }
 

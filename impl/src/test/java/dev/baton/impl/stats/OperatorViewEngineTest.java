@@ -5,6 +5,7 @@ import dev.baton.ChatResponse;
 import dev.baton.FailureKind;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
+import dev.baton.impl.engine.EngineFixture;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.engine.Redactor;
 import dev.baton.impl.health.ConnectionHealth;
@@ -23,7 +24,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -61,8 +61,7 @@ class OperatorViewEngineTest {
         props.put("baton.routes.chat.attempt-timeout", "2s");
         BatonConfig config = ConfigLoader.load(new SmallRyeConfigBuilder()
                 .withSources(new PropertiesConfigSource(props, "test", 100)).build(), Set.of(OpenAiAdapter.ID));
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        engine = new FailoverEngine(config, List.of(new OpenAiAdapter(client, config.maxResponseBytes(),
+        engine = new FailoverEngine(config, List.of(new OpenAiAdapter(EngineFixture.HTTP, config.maxResponseBytes(),
                 Redactor.forConnections(config.connections()))), new InMemoryRecordStore(100), clock,
                 HealthListener.NONE, stats);
     }

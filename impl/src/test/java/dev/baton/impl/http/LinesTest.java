@@ -1,0 +1,70 @@
+package dev.baton.impl.http;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class LinesTest {
+
+    private final Lines lines = new Lines(16);
+    private final List<String> out = new ArrayList<>();
+
+    private void feed(byte[] bytes) {
+        lines.feed(ByteBuffer.wrap(bytes), out::add);
+    }
+
+    private void feed(String text) {
+        feed(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void splitsAtLfCrlfAndCr() {
+        feed("a\nb\r\nc\rd\n\n");
+
+        assertEquals(List.of("a", "b", "c", "d", ""), out);
+    }
+
+    @Test
+    void aCrlfSplitAcrossBuffersEndsOneLine() {
+        feed("a\r");
+        feed("\nb\n");
+
+        assertEquals(List.of("a", "b"), out);
+    }
+
+    @Test
+    void aCharacterSplitAcrossBuffersSurvives() {
+        byte[] euro = "€\n".getBytes(StandardCharsets.UTF_8);
+        feed(new byte[] {euro[0]});
+        feed(new byte[] {euro[1], euro[2], euro[3]});
+
+        assertEquals(List.of("€"), out);
+    }
+
+    @Test
+    void theRestWithoutALineEndIsTheLastLine() {
+        feed("a\nrest");
+
+        assertEquals("rest", lines.finish());
+        assertEquals(List.of("a"), out);
+    }
+
+    @Test
+    void nothingLeftIsNull() {
+        feed("a\n");
+
+        assertNull(lines.finish());
+    }
+
+    @Test
+    void aLinePastTheLimitFails() {
+        assertThrows(IllegalStateException.class, () -> feed("x".repeat(17)));
+    }
+}
