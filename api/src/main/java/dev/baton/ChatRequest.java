@@ -1,7 +1,6 @@
 package dev.baton;
 
 import dev.baton.exception.RequestRejectedException;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonException;
@@ -9,6 +8,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
 
 import java.io.StringReader;
 import java.time.Duration;
@@ -28,6 +28,9 @@ import java.util.Optional;
  * <p>Immutable and thread-safe.
  */
 public final class ChatRequest {
+
+    /** Looked up once: {@code Json.create…} looks the provider up on every call. */
+    private static final JsonProvider JSON = JsonProvider.provider();
 
     /** Body fields that belong to Baton and are never sent to a provider. */
     public static final String FALLBACKS = "fallbacks";
@@ -74,7 +77,7 @@ public final class ChatRequest {
             }
         }
         JsonObject body = json.containsKey(FALLBACKS)
-                ? Json.createObjectBuilder(json).remove(FALLBACKS).build()
+                ? JSON.createObjectBuilder(json).remove(FALLBACKS).build()
                 : json;
         return new ChatRequest(body, fallbacks, null, 0);
     }
@@ -85,7 +88,7 @@ public final class ChatRequest {
      * @throws RequestRejectedException when the text is not a JSON object
      */
     public static ChatRequest fromJson(String json) {
-        try (var reader = Json.createReader(new StringReader(json))) {
+        try (var reader = JSON.createReader(new StringReader(json))) {
             return fromJson(reader.readObject());
         } catch (JsonException | IllegalStateException e) {
             throw RequestRejectedException.invalidRequest("the request body is not a JSON object", null);
@@ -140,7 +143,7 @@ public final class ChatRequest {
     }
 
     public ChatRequest withStream(boolean stream) {
-        return withBody(Json.createObjectBuilder(body).add("stream", stream).build());
+        return withBody(JSON.createObjectBuilder(body).add("stream", stream).build());
     }
 
     public ChatRequest withTimeout(Duration newTimeout) {
@@ -160,9 +163,9 @@ public final class ChatRequest {
         if (fallbacks.isEmpty()) {
             return body;
         }
-        JsonArrayBuilder array = Json.createArrayBuilder();
+        JsonArrayBuilder array = JSON.createArrayBuilder();
         fallbacks.forEach(array::add);
-        return Json.createObjectBuilder(body).add(FALLBACKS, array).build();
+        return JSON.createObjectBuilder(body).add(FALLBACKS, array).build();
     }
 
     @Override
@@ -174,8 +177,8 @@ public final class ChatRequest {
 
     /** Builds a request; {@link #build()} copies, so a builder can be reused. */
     public static final class Builder {
-        private final JsonObjectBuilder body = Json.createObjectBuilder();
-        private final JsonArrayBuilder messages = Json.createArrayBuilder();
+        private final JsonObjectBuilder body = JSON.createObjectBuilder();
+        private final JsonArrayBuilder messages = JSON.createArrayBuilder();
         private final List<String> fallbacks = new ArrayList<>();
         private Duration timeout;
 
@@ -188,7 +191,7 @@ public final class ChatRequest {
         }
 
         public Builder message(String role, String content) {
-            messages.add(Json.createObjectBuilder().add("role", role).add("content", content));
+            messages.add(JSON.createObjectBuilder().add("role", role).add("content", content));
             return this;
         }
 
@@ -241,11 +244,11 @@ public final class ChatRequest {
 
         public ChatRequest build() {
             JsonObject built = body.build();
-            JsonObjectBuilder copy = Json.createObjectBuilder(built);
+            JsonObjectBuilder copy = JSON.createObjectBuilder(built);
             JsonArray builtMessages = messages.build();
             copy.add("messages", builtMessages);
             // JsonObjectBuilder.build() resets the builder; put the state back so it can be reused.
-            body.addAll(Json.createObjectBuilder(built));
+            body.addAll(JSON.createObjectBuilder(built));
             builtMessages.forEach(messages::add);
             return new ChatRequest(copy.build(), fallbacks, timeout, 0);
         }

@@ -1,11 +1,11 @@
 package dev.baton;
 
 import dev.baton.exception.UpstreamFailedException;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -22,6 +22,9 @@ import java.util.Optional;
  */
 public record ChatResponse(JsonObject body, ServedBy servedBy, String requestId,
                            UpstreamFailedException degradedBecause) {
+
+    /** Looked up once: {@code Json.create…} looks the provider up on every call. */
+    private static final JsonProvider JSON = JsonProvider.provider();
 
     public ChatResponse {
         Objects.requireNonNull(body, "body");
@@ -43,14 +46,14 @@ public record ChatResponse(JsonObject body, ServedBy servedBy, String requestId,
      */
     public static ChatResponse degraded(String text, String model, UpstreamFailedException cause) {
         String requestId = cause.requestId().orElseThrow(() -> new IllegalArgumentException("cause has no record"));
-        JsonObject body = Json.createObjectBuilder()
+        JsonObject body = JSON.createObjectBuilder()
                 .add("id", "chatcmpl-" + requestId)
                 .add("object", "chat.completion")
                 .add("created", cause.record().orElseThrow().startedAt().getEpochSecond())
                 .add("model", model == null ? "" : model)
-                .add("choices", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                .add("choices", JSON.createArrayBuilder().add(JSON.createObjectBuilder()
                         .add("index", 0)
-                        .add("message", Json.createObjectBuilder().add("role", "assistant").add("content", text))
+                        .add("message", JSON.createObjectBuilder().add("role", "assistant").add("content", text))
                         .add("finish_reason", "stop")))
                 .build();
         return new ChatResponse(body, null, requestId, cause);
@@ -87,14 +90,14 @@ public record ChatResponse(JsonObject body, ServedBy servedBy, String requestId,
      */
     public JsonObject toJson() {
         if (degraded()) {
-            return Json.createObjectBuilder(body).add("degraded", true).build();
+            return JSON.createObjectBuilder(body).add("degraded", true).build();
         }
-        return Json.createObjectBuilder(body)
+        return JSON.createObjectBuilder(body)
                 .add("model", servedBy.model())
                 .add("provider", servedBy.provider())
                 .add("connection", servedBy.connection())
                 .add("route", servedBy.position())
-                .add("route_name", servedBy.routeName() == null ? JsonValue.NULL : Json.createValue(servedBy.routeName()))
+                .add("route_name", servedBy.routeName() == null ? JsonValue.NULL : JSON.createValue(servedBy.routeName()))
                 .build();
     }
 

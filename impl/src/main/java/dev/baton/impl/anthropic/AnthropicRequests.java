@@ -1,6 +1,5 @@
 package dev.baton.impl.anthropic;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonException;
@@ -10,6 +9,7 @@ import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
 
 import java.io.StringReader;
 import java.math.BigDecimal;
@@ -25,6 +25,9 @@ import java.util.regex.Pattern;
  * field, never echoing its content.
  */
 public final class AnthropicRequests {
+
+    /** Looked up once: {@code Json.create…} looks the provider up on every call. */
+    private static final JsonProvider JSON = JsonProvider.provider();
 
     /** Default max_tokens when the caller sent neither max_tokens nor max_completion_tokens (Anthropic requires it). */
     public static final int DEFAULT_MAX_TOKENS = 4096;
@@ -47,7 +50,7 @@ public final class AnthropicRequests {
         JsonObject body = openAiBody;
         // Built from scratch: every field not read below (unknown ones too) is dropped.
         refuseWhatCannotBeHonoured(body);
-        JsonObjectBuilder out = Json.createObjectBuilder().add("model", model);
+        JsonObjectBuilder out = JSON.createObjectBuilder().add("model", model);
         Conversation conversation = conversation(body.get("messages"));
         if (!conversation.system.isEmpty()) {
             out.add("system", String.join("\n", conversation.system));
@@ -58,7 +61,7 @@ public final class AnthropicRequests {
         if (present(body, "temperature")) {
             BigDecimal t = number(body, "temperature").bigDecimalValue();
             // OpenAI's range is 0–2, Anthropic's 0–1: cap as Anthropic's own compatibility layer does.
-            out.add("temperature", t.compareTo(ONE) > 0 ? Json.createValue(1) : body.get("temperature"));
+            out.add("temperature", t.compareTo(ONE) > 0 ? JSON.createValue(1) : body.get("temperature"));
         }
         if (present(body, "top_p")) {
             out.add("top_p", number(body, "top_p"));
@@ -66,7 +69,7 @@ public final class AnthropicRequests {
         boolean hasTools = tools(body, out);
         toolChoice(body, hasTools, out);
         if (present(body, "user")) {
-            out.add("metadata", Json.createObjectBuilder().add("user_id", string(body, "user")));
+            out.add("metadata", JSON.createObjectBuilder().add("user_id", string(body, "user")));
         }
         out.add("stream", stream);
         return out.build();
@@ -92,7 +95,7 @@ public final class AnthropicRequests {
         if (present(body, "audio")) {
             throw new UntranslatableRequestException("audio", "Anthropic does not produce audio");
         }
-        if (body.get("modalities") instanceof JsonArray modalities && modalities.contains(Json.createValue("audio"))) {
+        if (body.get("modalities") instanceof JsonArray modalities && modalities.contains(JSON.createValue("audio"))) {
             throw new UntranslatableRequestException("modalities", "Anthropic does not produce audio");
         }
         if (present(body, "functions") || present(body, "function_call")) {
@@ -106,11 +109,11 @@ public final class AnthropicRequests {
     /** The hoisted system prompt and the turns, consecutive same-role turns merged. */
     private record Conversation(List<String> system, List<Turn> turns) {
         JsonArrayBuilder messages() {
-            JsonArrayBuilder messages = Json.createArrayBuilder();
+            JsonArrayBuilder messages = JSON.createArrayBuilder();
             for (Turn turn : turns) {
-                JsonArrayBuilder blocks = Json.createArrayBuilder();
+                JsonArrayBuilder blocks = JSON.createArrayBuilder();
                 turn.blocks.forEach(blocks::add);
-                messages.add(Json.createObjectBuilder().add("role", turn.role).add("content", blocks));
+                messages.add(JSON.createObjectBuilder().add("role", turn.role).add("content", blocks));
             }
             return messages;
         }
@@ -203,7 +206,7 @@ public final class AnthropicRequests {
     /** Anthropic refuses empty text blocks; an empty text says nothing, so it is left out. */
     private static void addText(List<JsonObject> blocks, String text) {
         if (!text.isEmpty()) {
-            blocks.add(Json.createObjectBuilder().add("type", "text").add("text", text).build());
+            blocks.add(JSON.createObjectBuilder().add("type", "text").add("text", text).build());
         }
     }
 
@@ -214,7 +217,7 @@ public final class AnthropicRequests {
         if (url == null) {
             throw new UntranslatableRequestException(at + ".image_url.url", "must be a string");
         }
-        JsonObjectBuilder source = Json.createObjectBuilder();
+        JsonObjectBuilder source = JSON.createObjectBuilder();
         Matcher data = DATA_URL.matcher(url);
         if (data.matches()) {
             source.add("type", "base64").add("media_type", data.group(1)).add("data", data.group(2));
@@ -224,7 +227,7 @@ public final class AnthropicRequests {
             throw new UntranslatableRequestException(at + ".image_url.url",
                     "only https URLs and data:<mime>;base64 URLs are translated");
         }
-        return Json.createObjectBuilder().add("type", "image").add("source", source).build();
+        return JSON.createObjectBuilder().add("type", "image").add("source", source).build();
     }
 
     private static List<JsonObject> assistantBlocks(JsonObject message, String at) {
@@ -266,7 +269,7 @@ public final class AnthropicRequests {
         if (id == null || name == null) {
             throw new UntranslatableRequestException(at, "needs an id and a function.name");
         }
-        return Json.createObjectBuilder()
+        return JSON.createObjectBuilder()
                 .add("type", "tool_use")
                 .add("id", toolId(id))
                 .add("name", name)
@@ -285,7 +288,7 @@ public final class AnthropicRequests {
         if (s.getString().isBlank()) {
             return JsonValue.EMPTY_JSON_OBJECT;
         }
-        try (JsonReader reader = Json.createReader(new StringReader(s.getString()))) {
+        try (JsonReader reader = JSON.createReader(new StringReader(s.getString()))) {
             JsonValue parsed = reader.readValue();
             if (parsed instanceof JsonObject object) {
                 return object;
@@ -301,10 +304,10 @@ public final class AnthropicRequests {
         if (id == null) {
             throw new UntranslatableRequestException(at + ".tool_call_id", "must be a string");
         }
-        JsonObjectBuilder result = Json.createObjectBuilder().add("type", "tool_result").add("tool_use_id", toolId(id));
+        JsonObjectBuilder result = JSON.createObjectBuilder().add("type", "tool_result").add("tool_use_id", toolId(id));
         JsonValue content = message.get("content");
         if (content instanceof JsonArray) {
-            JsonArrayBuilder blocks = Json.createArrayBuilder();
+            JsonArrayBuilder blocks = JSON.createArrayBuilder();
             List<JsonObject> texts = new ArrayList<>();
             texts(content, at + ".content").forEach(text -> addText(texts, text));
             texts.forEach(blocks::add);
@@ -358,7 +361,7 @@ public final class AnthropicRequests {
         // Anthropic rejects whitespace-only stop sequences; they are dropped.
         sequences.removeIf(String::isBlank);
         if (!sequences.isEmpty()) {
-            JsonArrayBuilder array = Json.createArrayBuilder();
+            JsonArrayBuilder array = JSON.createArrayBuilder();
             sequences.forEach(array::add);
             out.add("stop_sequences", array);
         }
@@ -372,7 +375,7 @@ public final class AnthropicRequests {
         if (!(body.get("tools") instanceof JsonArray tools)) {
             throw new UntranslatableRequestException("tools", "must be an array");
         }
-        JsonArrayBuilder translated = Json.createArrayBuilder();
+        JsonArrayBuilder translated = JSON.createArrayBuilder();
         for (int i = 0; i < tools.size(); i++) {
             String at = "tools[" + i + "]";
             if (!(tools.get(i) instanceof JsonObject tool) || !"function".equals(optString(tool, "type"))
@@ -383,7 +386,7 @@ public final class AnthropicRequests {
             if (name == null) {
                 throw new UntranslatableRequestException(at + ".function.name", "must be a string");
             }
-            JsonObjectBuilder anthropic = Json.createObjectBuilder().add("name", name);
+            JsonObjectBuilder anthropic = JSON.createObjectBuilder().add("name", name);
             if (optString(function, "description") != null) {
                 anthropic.add("description", optString(function, "description"));
             }
@@ -393,7 +396,7 @@ public final class AnthropicRequests {
                 throw new UntranslatableRequestException(at + ".function.parameters", "must be a JSON Schema object");
             } else {
                 // OpenAI allows a tool without parameters; Anthropic requires a schema.
-                anthropic.add("input_schema", Json.createObjectBuilder().add("type", "object")
+                anthropic.add("input_schema", JSON.createObjectBuilder().add("type", "object")
                         .add("properties", JsonValue.EMPTY_JSON_OBJECT));
             }
             translated.add(anthropic); // function.strict is dropped, as Anthropic's compatibility layer does
@@ -415,7 +418,7 @@ public final class AnthropicRequests {
             if (!serial || !hasTools) {
                 return; // no tools: nothing to call in parallel
             }
-            anthropic = Json.createObjectBuilder().add("type", "auto");
+            anthropic = JSON.createObjectBuilder().add("type", "auto");
             type = "auto";
         } else if (choice instanceof JsonString s) {
             type = switch (s.getString()) {
@@ -425,11 +428,11 @@ public final class AnthropicRequests {
                 default -> throw new UntranslatableRequestException("tool_choice",
                         "expected auto, required, none or {\"type\":\"function\",\"function\":{\"name\":…}}");
             };
-            anthropic = Json.createObjectBuilder().add("type", type);
+            anthropic = JSON.createObjectBuilder().add("type", type);
         } else if (choice instanceof JsonObject o && "function".equals(optString(o, "type"))
                 && o.get("function") instanceof JsonObject f && optString(f, "name") != null) {
             type = "tool";
-            anthropic = Json.createObjectBuilder().add("type", "tool").add("name", optString(f, "name"));
+            anthropic = JSON.createObjectBuilder().add("type", "tool").add("name", optString(f, "name"));
         } else {
             throw new UntranslatableRequestException("tool_choice",
                     "expected auto, required, none or {\"type\":\"function\",\"function\":{\"name\":…}}");

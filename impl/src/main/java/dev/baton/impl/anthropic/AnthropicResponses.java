@@ -1,18 +1,21 @@
 package dev.baton.impl.anthropic;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
 
 /**
  * An Anthropic Message to an OpenAI {@code chat.completion}. A pure function: no I/O, no clock,
  * no logging. The finish-reason and usage mappings are shared with {@link AnthropicStreamTranslator}.
  */
 public final class AnthropicResponses {
+
+    /** Looked up once: {@code Json.create…} looks the provider up on every call. */
+    private static final JsonProvider JSON = JsonProvider.provider();
 
     private AnthropicResponses() {
     }
@@ -49,12 +52,12 @@ public final class AnthropicResponses {
                         thinking.append(string(block, "thinking", ""));
                     }
                     case "tool_use" -> {
-                        toolCalls = toolCalls == null ? Json.createArrayBuilder() : toolCalls;
+                        toolCalls = toolCalls == null ? JSON.createArrayBuilder() : toolCalls;
                         JsonValue input = block.get("input");
-                        toolCalls.add(Json.createObjectBuilder()
+                        toolCalls.add(JSON.createObjectBuilder()
                                 .add("id", string(block, "id", ""))
                                 .add("type", "function")
-                                .add("function", Json.createObjectBuilder()
+                                .add("function", JSON.createObjectBuilder()
                                         .add("name", string(block, "name", ""))
                                         .add("arguments", input == null || input == JsonValue.NULL ? "{}" : input.toString())));
                     }
@@ -64,7 +67,7 @@ public final class AnthropicResponses {
                 }
             }
         }
-        JsonObjectBuilder reply = Json.createObjectBuilder().add("role", "assistant");
+        JsonObjectBuilder reply = JSON.createObjectBuilder().add("role", "assistant");
         if (text != null) {
             reply.add("content", text.toString());
         } else {
@@ -76,12 +79,12 @@ public final class AnthropicResponses {
         if (toolCalls != null) {
             reply.add("tool_calls", toolCalls);
         }
-        JsonObjectBuilder completion = Json.createObjectBuilder()
+        JsonObjectBuilder completion = JSON.createObjectBuilder()
                 .add("id", string(message, "id", ""))
                 .add("object", "chat.completion")
                 .add("created", created)
                 .add("model", string(message, "model", ""))
-                .add("choices", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                .add("choices", JSON.createArrayBuilder().add(JSON.createObjectBuilder()
                         .add("index", 0)
                         .add("message", reply)
                         .add("logprobs", JsonValue.NULL)
@@ -116,11 +119,11 @@ public final class AnthropicResponses {
      */
     static JsonObject usage(long input, long cacheRead, long cacheCreation, long output) {
         long prompt = input + cacheRead + cacheCreation;
-        return Json.createObjectBuilder()
+        return JSON.createObjectBuilder()
                 .add("prompt_tokens", prompt)
                 .add("completion_tokens", output)
                 .add("total_tokens", prompt + output)
-                .add("prompt_tokens_details", Json.createObjectBuilder().add("cached_tokens", cacheRead))
+                .add("prompt_tokens_details", JSON.createObjectBuilder().add("cached_tokens", cacheRead))
                 .build();
     }
 

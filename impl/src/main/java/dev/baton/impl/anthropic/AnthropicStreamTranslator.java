@@ -2,11 +2,11 @@ package dev.baton.impl.anthropic;
 
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
-import jakarta.json.Json;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
 
 import java.util.HashMap;
 import java.util.List;
@@ -22,6 +22,9 @@ import static dev.baton.impl.anthropic.AnthropicResponses.string;
  * instance per stream, fed by one thread at a time.
  */
 public final class AnthropicStreamTranslator {
+
+    /** Looked up once: {@code Json.create…} looks the provider up on every call. */
+    private static final JsonProvider JSON = JsonProvider.provider();
 
     private final boolean includeUsage;
     private final long created;
@@ -87,7 +90,7 @@ public final class AnthropicStreamTranslator {
             cacheCreationTokens = number(usage, "cache_creation_input_tokens");
             outputTokens = number(usage, "output_tokens");
         }
-        return List.of(chunk(Json.createObjectBuilder().add("role", "assistant").add("content", ""), null));
+        return List.of(chunk(JSON.createObjectBuilder().add("role", "assistant").add("content", ""), null));
     }
 
     private List<JsonObject> blockStart(JsonObject data) {
@@ -98,12 +101,12 @@ public final class AnthropicStreamTranslator {
             case "tool_use" -> {
                 int k = toolCalls.size();
                 toolCalls.put(blockIndex(data), k);
-                return List.of(chunk(Json.createObjectBuilder().add("tool_calls", Json.createArrayBuilder()
-                        .add(Json.createObjectBuilder()
+                return List.of(chunk(JSON.createObjectBuilder().add("tool_calls", JSON.createArrayBuilder()
+                        .add(JSON.createObjectBuilder()
                                 .add("index", k)
                                 .add("id", string(block, "id", ""))
                                 .add("type", "function")
-                                .add("function", Json.createObjectBuilder()
+                                .add("function", JSON.createObjectBuilder()
                                         .add("name", string(block, "name", ""))
                                         .add("arguments", "")))), null));
             }
@@ -137,10 +140,10 @@ public final class AnthropicStreamTranslator {
                 if (k == null || fragment.isEmpty()) {
                     return List.of(); // a server tool's input, or an empty first fragment
                 }
-                return List.of(chunk(Json.createObjectBuilder().add("tool_calls", Json.createArrayBuilder()
-                        .add(Json.createObjectBuilder()
+                return List.of(chunk(JSON.createObjectBuilder().add("tool_calls", JSON.createArrayBuilder()
+                        .add(JSON.createObjectBuilder()
                                 .add("index", k)
-                                .add("function", Json.createObjectBuilder().add("arguments", fragment)))), null));
+                                .add("function", JSON.createObjectBuilder().add("arguments", fragment)))), null));
             }
             default -> {
                 return List.of(); // signature_delta, citations_delta, and delta types added after this code
@@ -153,7 +156,7 @@ public final class AnthropicStreamTranslator {
             outputTokens = n.longValue(); // cumulative: the last one counts
         }
         if (data.get("delta") instanceof JsonObject delta && string(delta, "stop_reason", null) != null) {
-            return List.of(chunk(Json.createObjectBuilder(),
+            return List.of(chunk(JSON.createObjectBuilder(),
                     AnthropicResponses.finishReason(string(delta, "stop_reason", null))));
         }
         return List.of();
@@ -165,7 +168,7 @@ public final class AnthropicStreamTranslator {
             return List.of();
         }
         return List.of(head()
-                .add("choices", Json.createArrayBuilder())
+                .add("choices", JSON.createArrayBuilder())
                 .add("usage", AnthropicResponses.usage(inputTokens, cacheReadTokens, cacheCreationTokens, outputTokens))
                 .build());
     }
@@ -181,17 +184,17 @@ public final class AnthropicStreamTranslator {
     }
 
     private List<JsonObject> text(String field, String text) {
-        return text.isEmpty() ? List.of() : List.of(chunk(Json.createObjectBuilder().add(field, text), null));
+        return text.isEmpty() ? List.of() : List.of(chunk(JSON.createObjectBuilder().add(field, text), null));
     }
 
     private JsonObject chunk(JsonObjectBuilder delta, String finishReason) {
-        JsonObjectBuilder choice = Json.createObjectBuilder().add("index", 0).add("delta", delta);
+        JsonObjectBuilder choice = JSON.createObjectBuilder().add("index", 0).add("delta", delta);
         if (finishReason != null) {
             choice.add("finish_reason", finishReason);
         } else {
             choice.add("finish_reason", JsonValue.NULL);
         }
-        JsonObjectBuilder chunk = head().add("choices", Json.createArrayBuilder().add(choice));
+        JsonObjectBuilder chunk = head().add("choices", JSON.createArrayBuilder().add(choice));
         if (includeUsage) {
             chunk.add("usage", JsonValue.NULL); // as OpenAI: only the last chunk carries usage
         }
@@ -199,7 +202,7 @@ public final class AnthropicStreamTranslator {
     }
 
     private JsonObjectBuilder head() {
-        JsonObjectBuilder head = Json.createObjectBuilder();
+        JsonObjectBuilder head = JSON.createObjectBuilder();
         if (id != null) {
             head.add("id", id);
         } else {

@@ -1,5 +1,6 @@
 package dev.baton.impl.cdi;
 
+import jakarta.json.spi.JsonProvider;
 import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
@@ -8,7 +9,6 @@ import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.http.HttpExchange;
 import dev.baton.record.RequestRecord;
-import jakarta.json.Json;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -22,6 +22,9 @@ import java.util.concurrent.Flow;
  * running, replaces the injection point's.
  */
 final class BoundChatService implements FailoverChatService {
+
+    /** Looked up once: {@code Json.create…} looks the provider up on every call. */
+    private static final JsonProvider JSON = JsonProvider.provider();
 
     private final BatonChatService service;
     private final String route;
@@ -85,7 +88,7 @@ final class BoundChatService implements FailoverChatService {
                     + "` (@Route at " + site + ") but the request names `" + model + "`; leave model out", "model");
         }
         return model != null ? request
-                : request.withBody(Json.createObjectBuilder(request.body()).add("model", route).build());
+                : request.withBody(JSON.createObjectBuilder(request.body()).add("model", route).build());
     }
 
     @Override

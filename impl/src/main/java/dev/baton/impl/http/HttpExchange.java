@@ -3,9 +3,9 @@ package dev.baton.impl.http;
 import dev.baton.FailureKind;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
+import jakarta.json.spi.JsonProvider;
 import org.apache.hc.core5.concurrent.Cancellable;
 import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.EntityDetails;
@@ -44,6 +44,9 @@ import java.util.function.Supplier;
  * subscriber's {@code onNext}) runs there too: none of it may block. Thread-safe.
  */
 public final class HttpExchange {
+
+    /** Looked up once: {@code Json.create…} looks the provider up on every call. */
+    private static final JsonProvider JSON = JsonProvider.provider();
 
     private static final System.Logger LOG = System.getLogger(HttpExchange.class.getName());
 
@@ -95,7 +98,7 @@ public final class HttpExchange {
     }
 
     public static JsonObject parse(String text) {
-        try (var reader = Json.createReader(new StringReader(text))) {
+        try (var reader = JSON.createReader(new StringReader(text))) {
             return reader.readObject();
         }
     }

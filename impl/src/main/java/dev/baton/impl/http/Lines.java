@@ -1,18 +1,20 @@
 package dev.baton.impl.http;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
  * Splits a body into UTF-8 lines as bytes arrive, at LF, CR or CRLF (the text/event-stream line ends); a line is
- * decoded whole, so a character split across buffers survives. Not thread-safe: fed by one I/O thread.
+ * decoded whole, so a character split across buffers survives. Bytes between line ends are copied in bulk: this runs
+ * for every byte of every stream. Not thread-safe: fed by one I/O thread.
  */
 final class Lines {
 
     private final long maxLineBytes;
-    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+    private byte[] line = new byte[256];
+    private int length;
     /** The last byte was a CR: an LF right after it ends nothing more. */
     private boolean afterCr;
 
@@ -27,25 +29,41 @@ final class Lines {
      */
     void feed(ByteBuffer data, Consumer<String> sink) {
         while (data.hasRemaining()) {
-            byte b = data.get();
-            if (b == '\n' && afterCr) {
+            if (afterCr) {
                 afterCr = false;
-                continue;
+                if (data.get(data.position()) == '\n') {
+                    data.get();
+                    continue;
+                }
             }
-            afterCr = b == '\r';
-            if (b == '\n' || b == '\r') {
-                sink.accept(line.toString(StandardCharsets.UTF_8));
-                line.reset();
-            } else if (line.size() == maxLineBytes) {
-                throw new IllegalStateException("a stream line is longer than " + maxLineBytes + " bytes");
-            } else {
-                line.write(b);
+            int start = data.position();
+            int end = start;
+            while (end < data.limit() && data.get(end) != '\n' && data.get(end) != '\r') {
+                end++;
             }
+            append(data, end - start);
+            if (!data.hasRemaining()) {
+                return; // the line goes on in the next buffer
+            }
+            afterCr = data.get() == '\r';
+            sink.accept(new String(line, 0, length, StandardCharsets.UTF_8));
+            length = 0;
         }
+    }
+
+    private void append(ByteBuffer data, int count) {
+        if (length + (long) count > maxLineBytes) {
+            throw new IllegalStateException("a stream line is longer than " + maxLineBytes + " bytes");
+        }
+        if (length + count > line.length) {
+            line = Arrays.copyOf(line, Math.max(length + count, line.length * 2));
+        }
+        data.get(line, length, count);
+        length += count;
     }
 
     /** The last line when the body ended without a line end, or {@code null}. */
     String finish() {
-        return line.size() == 0 ? null : line.toString(StandardCharsets.UTF_8);
+        return length == 0 ? null : new String(line, 0, length, StandardCharsets.UTF_8);
     }
 }

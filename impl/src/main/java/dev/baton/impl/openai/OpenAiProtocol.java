@@ -11,11 +11,11 @@ import dev.baton.impl.http.SseParser;
 import dev.baton.impl.http.StreamEvents;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
 
 import java.lang.System.Logger.Level;
 import java.net.URI;
@@ -31,6 +31,9 @@ import java.util.Map;
  */
 public final class OpenAiProtocol {
 
+    /** Looked up once: {@code Json.create…} looks the provider up on every call. */
+    private static final JsonProvider JSON = JsonProvider.provider();
+
     private static final System.Logger LOG = System.getLogger(OpenAiProtocol.class.getName());
 
     private final Redactor redactor;
@@ -41,7 +44,7 @@ public final class OpenAiProtocol {
 
     /** The body sent upstream: {@code model} rewritten, {@code stream} set, nothing else touched. */
     public static JsonObject wireBody(JsonObject body, String model, boolean stream) {
-        var builder = Json.createObjectBuilder(body).add("model", model).add("stream", stream);
+        var builder = JSON.createObjectBuilder(body).add("model", model).add("stream", stream);
         if (!stream) {
             builder.remove("stream_options");
         }

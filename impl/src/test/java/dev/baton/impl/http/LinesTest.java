@@ -49,6 +49,17 @@ class LinesTest {
     }
 
     @Test
+    void aLongLineGrowsAcrossBuffersAndTwoCrsAreAnEmptyLine() {
+        Lines wide = new Lines(10_000);
+        String long1 = "x".repeat(700);
+        wide.feed(ByteBuffer.wrap(long1.substring(0, 300).getBytes(StandardCharsets.UTF_8)), out::add);
+        wide.feed(ByteBuffer.wrap((long1.substring(300) + "\r\r").getBytes(StandardCharsets.UTF_8)), out::add);
+        wide.feed(ByteBuffer.wrap("\nz\n".getBytes(StandardCharsets.UTF_8)), out::add);
+
+        assertEquals(List.of(long1, "", "z"), out);
+    }
+
+    @Test
     void theRestWithoutALineEndIsTheLastLine() {
         feed("a\nrest");
 
