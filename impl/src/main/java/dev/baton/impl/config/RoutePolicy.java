@@ -48,6 +48,9 @@ public record RoutePolicy(Duration deadline, Duration attemptTimeout, Duration f
 
     /** This policy with every value {@code override} sets replaced. */
     public RoutePolicy with(PolicyOverride override) {
+        if (override == PolicyOverride.NONE) {
+            return this; // the common case, on every request: no copies
+        }
         Map<FailureKind, FailureAction> merged = new EnumMap<>(actions);
         merged.putAll(override.actions());
         return new RoutePolicy(or(override.deadline(), deadline), or(override.attemptTimeout(), attemptTimeout),
