@@ -1,6 +1,5 @@
 package dev.baton.impl.engine;
 
-import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.testkit.ProviderSimulatorExtension;
 import org.junit.jupiter.api.Test;
@@ -11,8 +10,8 @@ import java.lang.management.ThreadMXBean;
 import java.time.Clock;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Flow;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -84,52 +83,22 @@ class ThreadCountTest {
         };
         for (int i = 0; i < count; i++) {
             slots.acquire();
+            CompletableFuture<?> answered;
             if (i % 2 == 0) {
-                engine.complete(ChatRequest.of("m", "Say hello.")).whenComplete((answer, error) -> {
-                    if (error != null) {
-                        failure.compareAndSet(null, error);
-                    }
-                    finished.run();
-                });
+                answered = engine.complete(ChatRequest.of("m", "Say hello."));
             } else {
-                engine.stream(ChatRequest.of("m", "Say hello.").withStream(true)).subscribe(new Drain(failure, finished));
+                EngineFixture.Collector stream = new EngineFixture.Collector();
+                engine.stream(ChatRequest.of("m", "Say hello.").withStream(true)).subscribe(stream);
+                answered = stream.done;
             }
+            answered.whenComplete((answer, error) -> {
+                if (error != null) {
+                    failure.compareAndSet(null, error);
+                }
+                finished.run();
+            });
         }
         assertTrue(done.await(2, TimeUnit.MINUTES), "requests still open: " + done.getCount());
         assertNull(failure.get());
-    }
-
-    /** Takes every chunk, one at a time, as a servlet writing to a client does. */
-    private static final class Drain implements Flow.Subscriber<ChatChunk> {
-        private final AtomicReference<Throwable> failure;
-        private final Runnable finished;
-        private Flow.Subscription subscription;
-
-        Drain(AtomicReference<Throwable> failure, Runnable finished) {
-            this.failure = failure;
-            this.finished = finished;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription s) {
-            subscription = s;
-            s.request(1);
-        }
-
-        @Override
-        public void onNext(ChatChunk item) {
-            subscription.request(1);
-        }
-
-        @Override
-        public void onError(Throwable throwable) {
-            failure.compareAndSet(null, throwable);
-            finished.run();
-        }
-
-        @Override
-        public void onComplete() {
-            finished.run();
-        }
     }
 }
