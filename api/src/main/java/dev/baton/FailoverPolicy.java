@@ -78,9 +78,10 @@ public @interface FailoverPolicy {
     String retryBackoffMax() default "";
 
     /**
-     * The longest the request waits for a rate-limited target's Retry-After or a backoff before
-     * trying it again; a longer wait is never taken (the request moves on, or fails at once with a
-     * Retry-After). A duration, 0–1m. Empty: the route's (2s unless configured).
+     * The longest the request waits for a provider's Retry-After or for a rate-limited target to
+     * come back before trying it again; a longer wait is never taken (the request moves on, or fails
+     * at once with a Retry-After). An ejected target is never waited for; the jittered backoff has
+     * its own cap ({@link #retryBackoffMax()}). A duration, 0–1m. Empty: the route's (2s unless configured).
      */
     @Nonbinding
     String maxWait() default "";

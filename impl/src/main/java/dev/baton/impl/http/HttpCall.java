@@ -15,4 +15,10 @@ public record HttpCall(String method, URI uri, Map<String, String> headers, byte
     public static HttpCall post(URI uri, Map<String, String> headers, String body) {
         return new HttpCall("POST", uri, headers, body.getBytes(StandardCharsets.UTF_8));
     }
+
+    /** Method and URI only: the headers carry the provider key and the body the prompt, and neither may reach a log. */
+    @Override
+    public String toString() {
+        return method + " " + uri;
+    }
 }

@@ -10,6 +10,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Queue;
+import java.util.function.Supplier;
 
 /**
  * Non-blocking output for one async response: bytes are queued and written only while the
@@ -21,7 +22,8 @@ import java.util.Queue;
  * {@code whenGone} runs once when the client disconnects, the write fails or the container ends
  * the async cycle, which is where the upstream exchange is cancelled.
  *
- * <p>When the async timeout fires, the client gets {@code timeoutAnswer} if nothing was sent yet,
+ * <p>When the async timeout fires, the client gets the {@code timeoutAnswer} if nothing was sent yet
+ * (built only then: nearly every request ends long before),
  * and the cycle ends either way: no request is left hanging.
  *
  * <p>Thread-safe: writes are serialised by the instance lock.
@@ -31,7 +33,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private final AsyncContext async;
     private final ServletOutputStream out;
     private final Queue<byte[]> queue = new ArrayDeque<>();
-    private final Answer timeoutAnswer;
+    private final Supplier<Answer> timeoutAnswer;
     private Runnable whenDrained = () -> { };
     private Runnable whenGone = () -> { };
     private boolean started;
@@ -40,7 +42,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     /** Written since the last flush; flushing nothing would commit the status line too early. */
     private boolean unflushed;
 
-    AsyncOutput(AsyncContext async, Answer timeoutAnswer) throws IOException {
+    AsyncOutput(AsyncContext async, Supplier<Answer> timeoutAnswer) throws IOException {
         this.async = async;
         this.timeoutAnswer = timeoutAnswer;
         this.out = async.getResponse().getOutputStream();
@@ -123,9 +125,10 @@ final class AsyncOutput implements WriteListener, AsyncListener {
             cancel = takeWhenGone();
             // Queued before the upstream is cancelled: its own failure answer then finds us finishing.
             if (!closed && !finishing && !async.getResponse().isCommitted()) {
-                timeoutAnswer.applyTo((HttpServletResponse) async.getResponse());
+                Answer answer = timeoutAnswer.get();
+                answer.applyTo((HttpServletResponse) async.getResponse());
                 queue.clear();
-                queue.add(timeoutAnswer.body());
+                queue.add(answer.body());
                 start(() -> { }, () -> { });
                 finish();
             }

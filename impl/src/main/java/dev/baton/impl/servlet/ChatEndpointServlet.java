@@ -111,7 +111,7 @@ public class ChatEndpointServlet extends HttpServlet {
         String refusalId = GatewayFilter.requestId(req);
         AsyncContext async = req.startAsync();
         async.setTimeout(asyncTimeout.toMillis());
-        AsyncOutput output = new AsyncOutput(async, Responses.timedOut(asyncTimeout, refusalId));
+        AsyncOutput output = new AsyncOutput(async, () -> Responses.timedOut(asyncTimeout, refusalId));
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         BodyReader.read(req.getInputStream(), maxBodyBytes, BodyReader.MAX_READ_TIME, timer, body -> {
             try {

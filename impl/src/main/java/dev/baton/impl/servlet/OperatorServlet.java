@@ -122,7 +122,8 @@ public class OperatorServlet extends HttpServlet {
             return;
         }
         AsyncContext async = req.startAsync();
-        AsyncOutput output = new AsyncOutput(async, Responses.timedOut(Duration.ofMillis(async.getTimeout()), id));
+        AsyncOutput output = new AsyncOutput(async,
+                () -> Responses.timedOut(Duration.ofMillis(async.getTimeout()), id));
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         BodyReader.read(req.getInputStream(), MAX_BODY_BYTES, BodyReader.MAX_READ_TIME, engine.timer(), body -> {
             Answer answer;
