@@ -48,6 +48,7 @@ Flags:
   --stream-ramp R     streams opened per second (default $STREAM_RAMP)
   --server S          liberty (default) or wildfly
   --quick             1 round, 5 s runs, 5 s warm-up, no many-streams run (unless --streams is given)
+  --profile           record the server with JFR (settings=profile) during the rounds, into rounds.jfr
   --offline           pass -o to Maven
   --no-build          reuse the WAR and server already built under war-sample/target
   --out DIR           where logs and results go (default benchmarks/e2e/results/<time>)
@@ -70,6 +71,7 @@ while [[ $# -gt 0 ]]; do
         --stream-ramp) STREAM_RAMP=$2; shift ;;
         --server) SERVER=$2; shift ;;
         --quick) ROUNDS=1; DURATION=5; OPEN_SECONDS=5; WARMUP=5; QUICK=1 ;;
+        --profile) PROFILE=1 ;;
         --offline) OFFLINE=-o ;;
         --no-build) BUILD= ;;
         --out) OUT=$2; shift ;;
@@ -159,7 +161,8 @@ done
 # ---- build --------------------------------------------------------------------------------------------------
 
 log "output in $OUT"
-"$(dirname "$JAVA")/javac" -d "$OUT/classes" "$HERE/FakeUpstream.java" "$HERE/LoadDriver.java"
+"$(dirname "$JAVA")/javac" -d "$OUT/classes" "$HERE/FakeUpstream.java" "$HERE/LoadDriver.java" \
+    "$HERE/ProfileSummary.java"
 J=("$JAVA" -cp "$OUT/classes")
 
 WLP=$ROOT/war-sample/target/liberty/wlp
@@ -263,6 +266,11 @@ run_case() {
     log "  round $1 $2 $3: $line"
 }
 
+JCMD=$SERVER_JDK/jcmd
+if [[ -n "${PROFILE:-}" ]]; then
+    log "recording the server with JFR during the rounds: $OUT/rounds.jfr (it slows the server a little)"
+    "$JCMD" "$SERVER_PID" JFR.start name=bench settings=profile filename="$OUT/rounds.jfr" >/dev/null
+fi
 for round in $(seq "$ROUNDS"); do
     log "round $round of $ROUNDS"
     # alternate which side goes first, so a slow drift of the machine does not favour one side
@@ -272,9 +280,15 @@ for round in $(seq "$ROUNDS"); do
     done
 done
 
+if [[ -n "${PROFILE:-}" ]]; then
+    "$JCMD" "$SERVER_PID" JFR.stop name=bench >/dev/null
+    "${J[@]}" ProfileSummary "$OUT/rounds.jfr" > "$OUT/profile.md"
+    log "JFR recording in rounds.jfr, where the CPU went in profile.md (full stacks:"
+    log "  jfr print --stack-depth 64 --events jdk.ExecutionSample $OUT/rounds.jfr)"
+fi
+
 # ---- many slow streams through Baton: threads and heap of the server ------------------------------------------
 
-JCMD=$SERVER_JDK/jcmd
 heap_used_kb() { "$JCMD" "$SERVER_PID" GC.heap_info 2>/dev/null | grep -o 'used [0-9]*K' | head -1 | tr -dc 0-9; }
 proc_field() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$SERVER_PID/status"; }
 java_threads() { "$JCMD" "$SERVER_PID" Thread.print 2>/dev/null | grep -c '^"' || true; }

@@ -7,6 +7,7 @@ import dev.baton.FailoverChatService;
 import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.anthropic.AnthropicAdapter;
+import dev.baton.impl.concurrent.Threads;
 import dev.baton.impl.azure.AzureOpenAiAdapter;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.PolicyOverride;
@@ -42,6 +43,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
@@ -56,10 +59,14 @@ import javax.sql.DataSource;
 public class BatonChatService implements FailoverChatService {
 
     static final Set<String> PROVIDERS = Set.of(OpenAiAdapter.ID, AnthropicAdapter.ID, AzureOpenAiAdapter.ID);
+    /** Jakarta Concurrency's default thread factory, bound by both servers when their concurrency feature is on. */
+    static final String DEFAULT_THREAD_FACTORY = "java:comp/DefaultManagedThreadFactory";
+    private static final System.Logger LOG = System.getLogger(BatonChatService.class.getName());
 
     @Inject
     BatonExtension extension;
 
+    private ScheduledExecutorService timer;
     private BatonHttpClient http;
     private FailoverEngine engine;
     private RecordStore store;
@@ -69,16 +76,18 @@ public class BatonChatService implements FailoverChatService {
     @PostConstruct
     void start() {
         BatonConfig config = extension.config();
-        http = BatonHttpClient.start(Duration.ofSeconds(10));
+        ThreadFactory threads = containerThreads();
+        timer = Threads.timer(threads);
+        http = BatonHttpClient.start(Duration.ofSeconds(10), threads, timer);
         Redactor redactor = Redactor.forConnections(config.connections());
         Telemetry telemetry = Telemetry.fromServer();
         transactions = TransactionCheck.lookUp();
-        store = recordStore(config);
+        store = recordStore(config, threads);
         stats = new ConnectionStats(Clock.systemUTC());
         engine = new FailoverEngine(config, List.of(new OpenAiAdapter(http, config.maxResponseBytes(), redactor),
                 new AnthropicAdapter(http, config.maxResponseBytes(), redactor),
                 new AzureOpenAiAdapter(http, config.maxResponseBytes(), redactor)),
-                store, Clock.systemUTC(),
+                store, Clock.systemUTC(), timer,
                 HealthListener.both(new LoggingHealthListener(), telemetry.healthListener()),
                 EngineObserver.of(List.of(stats, telemetry.observer())));
         telemetry.watch(engine.health());
@@ -92,7 +101,26 @@ public class BatonChatService implements FailoverChatService {
         engine.health(); // touching the bean creates it
     }
 
-    private static RecordStore recordStore(BatonConfig config) {
+    /**
+     * The server's default {@code ManagedThreadFactory} (Jakarta Concurrency) when it has one, so Baton's threads are
+     * the server's to see and manage; else plain threads. Baton never submits tasks to a managed executor: a response
+     * is handled on the I/O thread that read it, and nothing in the path blocks.
+     */
+    private static ThreadFactory containerThreads() {
+        try {
+            if (new InitialContext().lookup(DEFAULT_THREAD_FACTORY) instanceof ThreadFactory managed) {
+                LOG.log(System.Logger.Level.DEBUG, "Baton's threads come from " + DEFAULT_THREAD_FACTORY);
+                return managed;
+            }
+        } catch (NamingException | RuntimeException notThere) {
+            // no Jakarta Concurrency in this server (or outside one): plain threads
+        }
+        LOG.log(System.Logger.Level.INFO, "No ManagedThreadFactory at " + DEFAULT_THREAD_FACTORY
+                + "; Baton starts its own daemon threads");
+        return Thread::new;
+    }
+
+    private static RecordStore recordStore(BatonConfig config, ThreadFactory threads) {
         BatonConfig.RecordsConfig records = config.records();
         if (!records.jdbc()) {
             return new InMemoryRecordStore(config.recordCapacity());
@@ -108,13 +136,14 @@ public class BatonChatService implements FailoverChatService {
                 .withQueueCapacity(records.queueCapacity())
                 .withRetention(records.retention())
                 .withTablePrefix(records.tablePrefix())
-                .withWindowCapacity(config.recordCapacity()), Clock.systemUTC());
+                .withWindowCapacity(config.recordCapacity()), Clock.systemUTC(),
+                Threads.named(threads, "baton-record-writer-"));
     }
 
     @PreDestroy
     void stop() {
-        engine.close();
         http.close();
+        timer.shutdownNow();
         if (store instanceof AutoCloseable closeable) {
             try {
                 closeable.close(); // writes what is still queued, within a bounded wait

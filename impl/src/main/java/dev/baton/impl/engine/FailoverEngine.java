@@ -23,47 +23,37 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Flow;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The failover pipeline: admit and plan ({@link Planner}), then attempt, classify, act, answer and
- * record ({@link Execution}). Usable without CDI. Thread-safe; {@link #close()} stops its timer.
+ * record ({@link Execution}). Usable without CDI. Thread-safe.
  *
  * <p>Threading: no thread is blocked per request. Attempts run on the HTTP client's threads;
- * timeouts and waits run on one small timer thread, which only completes futures and starts the
+ * timeouts and waits run on the timer it is given, which only completes futures and starts the
  * next attempt.
  */
-public final class FailoverEngine implements AutoCloseable {
+public final class FailoverEngine {
 
     private static final SecureRandom IDS = new SecureRandom();
 
     private final Planner planner;
     private final EngineContext ctx;
 
+    /**
+     * @param timer the application's one timer (see {@code Threads.timer}): the engine's timeouts and waits run on
+     *              it, and it stays the caller's to shut down
+     */
     public FailoverEngine(BatonConfig config, List<ProviderAdapter> adapters, RecordStore store, InstantSource clock,
-                          HealthListener listener) {
-        this(config, adapters, store, clock, listener, EngineObserver.NONE);
-    }
-
-    public FailoverEngine(BatonConfig config, List<ProviderAdapter> adapters, RecordStore store, InstantSource clock,
-                          HealthListener listener, EngineObserver observer) {
+                          ScheduledExecutorService timer, HealthListener listener, EngineObserver observer) {
         Map<String, ProviderAdapter> byId = new HashMap<>();
         for (ProviderAdapter adapter : adapters) {
             if (byId.putIfAbsent(adapter.id(), adapter) != null) {
                 throw new IllegalArgumentException("two provider adapters have the id " + adapter.id());
             }
         }
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = Executors.defaultThreadFactory().newThread(r);
-            t.setName("baton-timer");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.setRemoveOnCancelPolicy(true); // timeouts are cancelled far more often than they fire
         HealthRegistry health = new HealthRegistry(config.connections(), clock, listener);
         this.planner = new Planner(config);
         this.ctx = new EngineContext(config, Map.copyOf(byId), health, new RetryBudget(config.retryBudget(), clock),
@@ -143,10 +133,5 @@ public final class FailoverEngine implements AutoCloseable {
         byte[] bytes = new byte[12];
         IDS.nextBytes(bytes); // unguessable: a record is fetched by its id
         return "req_" + HexFormat.of().formatHex(bytes);
-    }
-
-    @Override
-    public void close() {
-        ctx.timer().shutdownNow();
     }
 }

@@ -1,5 +1,6 @@
 package dev.baton.impl.http;
 
+import dev.baton.impl.concurrent.Threads;
 import org.apache.hc.client5.http.async.AsyncExecRuntime;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
@@ -23,14 +24,13 @@ import org.apache.hc.core5.util.Timeout;
 import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Baton's HTTP client: Apache HttpClient 5 async over HTTP/1.1, on a fixed set of threads started once (one I/O
- * dispatcher per CPU, the client's starter thread and one timer for headers timeouts). No request starts a thread:
+ * dispatcher per CPU and the client's starter thread) and the engine's timer for headers timeouts. No request starts a thread:
  * the JDK client hands every response to {@code CompletableFuture}'s default executor, which on 2 CPUs starts a
  * thread per task (see docs/performance.md, "HTTP client"). Never follows redirects: one could carry a key to another
  * host. Thread-safe; {@link #close()} stops its threads.
@@ -47,15 +47,19 @@ public final class BatonHttpClient implements AutoCloseable {
     private static final String RUNTIME = "dev.baton.exec-runtime";
 
     private final CloseableHttpAsyncClient client;
-    private final ScheduledThreadPoolExecutor timer;
+    private final ScheduledExecutorService timer;
 
-    private BatonHttpClient(CloseableHttpAsyncClient client, ScheduledThreadPoolExecutor timer) {
+    private BatonHttpClient(CloseableHttpAsyncClient client, ScheduledExecutorService timer) {
         this.client = client;
         this.timer = timer;
     }
 
-    /** A started client whose connection attempts give up after {@code connectTimeout}. */
-    public static BatonHttpClient start(Duration connectTimeout) {
+    /**
+     * A started client whose connection attempts give up after {@code connectTimeout}; its I/O threads come from
+     * {@code threads}, and its headers timeouts run on {@code timer}, which stays the caller's to shut down.
+     */
+    public static BatonHttpClient start(Duration connectTimeout, ThreadFactory threads,
+                                        ScheduledExecutorService timer) {
         var connections = PoolingAsyncClientConnectionManagerBuilder.create()
                 .setMaxConnTotal(MAX_CONNECTIONS)
                 .setMaxConnPerRoute(MAX_CONNECTIONS)
@@ -69,7 +73,7 @@ public final class BatonHttpClient implements AutoCloseable {
         CloseableHttpAsyncClient client = HttpAsyncClients.custom()
                 .setConnectionManager(connections)
                 .setIOReactorConfig(IOReactorConfig.custom().setTcpNoDelay(true).build())
-                .setThreadFactory(threads("baton-http-"))
+                .setThreadFactory(Threads.named(threads, "baton-http-"))
                 .addExecInterceptorFirst("baton-runtime", (request, entity, scope, chain, callback) -> {
                     scope.clientContext.setAttribute(RUNTIME, scope.execRuntime);
                     chain.proceed(request, entity, scope, callback);
@@ -80,8 +84,6 @@ public final class BatonHttpClient implements AutoCloseable {
                 .disableCookieManagement()
                 .disableAuthCaching()
                 .build();
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, threads("baton-http-timer-"));
-        timer.setRemoveOnCancelPolicy(true); // cancelled on every response's headers, so nearly always cancelled
         client.start();
         return new BatonHttpClient(client, timer);
     }
@@ -108,24 +110,14 @@ public final class BatonHttpClient implements AutoCloseable {
         };
     }
 
-    /** Runs {@code task} on the client's timer after {@code delay}. */
+    /** Runs {@code task} on the timer after {@code delay}. */
     ScheduledFuture<?> schedule(Runnable task, Duration delay) {
         return timer.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** Stops the I/O threads (within seconds) and the timer; exchanges still open are cut. */
+    /** Stops the I/O threads (within seconds); exchanges still open are cut. */
     @Override
     public void close() {
-        timer.shutdownNow();
         client.close(CloseMode.GRACEFUL); // IMMEDIATE closes selectors under the I/O threads, which log it as errors
-    }
-
-    private static ThreadFactory threads(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return task -> {
-            Thread thread = new Thread(task, prefix + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

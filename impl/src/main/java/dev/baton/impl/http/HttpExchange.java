@@ -97,9 +97,10 @@ public final class HttpExchange {
         };
     }
 
+    /** Parses a JSON object; it prints as {@code text}, so relaying it unchanged costs no second serialisation. */
     public static JsonObject parse(String text) {
         try (var reader = JSON.createReader(new StringReader(text))) {
-            return reader.readObject();
+            return new ParsedObject(reader.readObject(), text);
         }
     }
 

@@ -41,6 +41,10 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private boolean closed;
     /** Written since the last flush; flushing nothing would commit the status line too early. */
     private boolean unflushed;
+    /** {@code whenDrained} ran since the last write: whatever it had at hand is queued. */
+    private boolean asked;
+    /** Inside {@link #drain()}, on this thread (the lock is reentrant). */
+    private boolean draining;
 
     AsyncOutput(AsyncContext async, Supplier<Answer> timeoutAnswer) throws IOException {
         this.async = async;
@@ -67,6 +71,15 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         drain();
     }
 
+    /** Queues {@code last} and completes the response once it is written: the end costs no flush of its own. */
+    synchronized void finish(byte[] last) {
+        if (closed || finishing) {
+            return;
+        }
+        queue.add(last);
+        finish();
+    }
+
     /** Completes the response once everything queued has been written. */
     synchronized void finish() {
         if (closed) {
@@ -81,30 +94,42 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         drain();
     }
 
+    /**
+     * Writes what is queued while the connection takes it. Once the queue is empty, a stream is asked for more
+     * before the flush: chunks it already holds (a provider often sends several in one packet) arrive synchronously
+     * and leave in the same flush, so a burst of events costs one network write, not one each.
+     */
     private void drain() {
+        if (draining) {
+            return; // a send from inside whenDrained: the loop below writes it
+        }
+        draining = true;
         try {
             while (!closed && out.isReady()) {
                 byte[] next = queue.poll();
-                if (next == null) {
-                    if (finishing) {
-                        closed = true;
-                        async.complete();
-                    } else {
-                        if (unflushed) {
-                            unflushed = false;
-                            out.flush(); // each SSE event leaves at once
-                        }
-                        if (out.isReady()) {
-                            whenDrained.run();
-                        }
+                if (next != null) {
+                    out.write(next);
+                    unflushed = true;
+                    asked = false;
+                } else if (finishing) {
+                    closed = true;
+                    async.complete();
+                    return;
+                } else if (!asked) {
+                    asked = true;
+                    whenDrained.run();
+                } else {
+                    if (unflushed) {
+                        unflushed = false;
+                        out.flush(); // what was written leaves now: a stream's events are not held back
                     }
                     return;
                 }
-                out.write(next);
-                unflushed = true;
             }
         } catch (IOException | IllegalStateException e) {
             gone();
+        } finally {
+            draining = false;
         }
     }
 

@@ -220,8 +220,7 @@ public class ChatEndpointServlet extends HttpServlet {
 
     private static void answer(HttpServletResponse response, AsyncOutput output, Answer answer) {
         answer.applyTo(response);
-        output.send(answer.body());
-        output.finish();
+        output.finish(answer.body());
     }
 
     private static void refuse(HttpServletResponse response, AsyncOutput output, Throwable error, String refusalId) {
@@ -305,6 +304,8 @@ public class ChatEndpointServlet extends HttpServlet {
      */
     private static final class SseRelay implements Flow.Subscriber<ChatChunk> {
 
+        private static final byte[] DONE = event(null, "[DONE]");
+
         private final HttpServletResponse response;
         private final AsyncOutput output;
         private final String refusalId;
@@ -345,22 +346,20 @@ public class ChatEndpointServlet extends HttpServlet {
         @Override
         public void onError(Throwable error) {
             if (!committed) {
-                output.send(Responses.failure(response, error, refusalId));
+                output.finish(Responses.failure(response, error, refusalId));
             } else {
                 FailoverException e = error instanceof FailoverException f ? f : null;
                 // The official SDKs raise on the {"error": ...} data; the name is for clients that fail only on
                 // a named error event (LangChain4j). Breaking the body instead has no portable servlet way
                 // (docs/servlet.md).
-                output.send(event("error", (e != null ? Json.error(e)
+                output.finish(event("error", (e != null ? Json.error(e)
                         : Json.error("The stream failed.", "server_error", "stream_interrupted", null)).toString()));
             }
-            output.finish();
         }
 
         @Override
         public void onComplete() {
-            output.send(event(null, "[DONE]"));
-            output.finish();
+            output.finish(DONE);
         }
 
         private static byte[] event(String name, String data) {

@@ -145,8 +145,7 @@ public class OperatorServlet extends HttpServlet {
     private static void send(HttpServletResponse response, AsyncOutput output, Answer answer) {
         output.start(() -> { }, () -> { });
         answer.applyTo(response);
-        output.send(answer.body());
-        output.finish();
+        output.finish(answer.body());
     }
 
     private JsonObject connection(ConnectionHealth.Snapshot snapshot) {

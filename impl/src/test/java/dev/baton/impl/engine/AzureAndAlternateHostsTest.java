@@ -11,7 +11,6 @@ import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
 import dev.baton.testkit.RecordedRequest;
 import jakarta.json.Json;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -46,12 +45,6 @@ class AzureAndAlternateHostsTest {
         }
     }
 
-    @AfterEach
-    void close() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     /** Azure connection "az" (deployment "chat-prod" for gpt-4o) first, OpenAI connection "oa" second, route "chat". */
     private FailoverEngine startAzure() {

@@ -13,7 +13,6 @@ import dev.baton.testkit.ProviderSimulatorExtension;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,12 +37,6 @@ class CrossProviderFailoverTest {
 
     private FailoverEngine engine;
 
-    @AfterEach
-    void close() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     /** Route "chat": OpenAI account gpt (model gpt-5.4-mini), then Anthropic account claude (claude-haiku-5-5), or the reverse. */
     private FailoverEngine start(boolean openAiFirst) {

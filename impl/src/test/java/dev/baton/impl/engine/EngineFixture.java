@@ -8,6 +8,7 @@ import dev.baton.exception.FailoverException;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.health.HealthListener;
+import dev.baton.impl.concurrent.Threads;
 import dev.baton.impl.http.BatonHttpClient;
 import dev.baton.impl.anthropic.AnthropicAdapter;
 import dev.baton.impl.azure.AzureOpenAiAdapter;
@@ -28,6 +29,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -36,8 +38,9 @@ public final class EngineFixture {
 
     static final String KEY_PREFIX = "sk-test-secret-";
 
-    /** One client for every test engine and adapter, as an application has one; its threads are daemons. */
-    public static final BatonHttpClient HTTP = BatonHttpClient.start(Duration.ofSeconds(2));
+    /** One timer and one client for every test engine and adapter, as an application has; daemon threads. */
+    public static final ScheduledExecutorService TIMER = Threads.timer(Thread::new);
+    public static final BatonHttpClient HTTP = BatonHttpClient.start(Duration.ofSeconds(2), Thread::new, TIMER);
 
     private EngineFixture() {
     }
@@ -77,7 +80,7 @@ public final class EngineFixture {
         return new FailoverEngine(config, List.of(new OpenAiAdapter(HTTP, config.maxResponseBytes(), redactor),
                 new AnthropicAdapter(HTTP, config.maxResponseBytes(), redactor),
                 new AzureOpenAiAdapter(HTTP, config.maxResponseBytes(), redactor)),
-                new InMemoryRecordStore(config.recordCapacity()), clock, listener, observer);
+                new InMemoryRecordStore(config.recordCapacity()), clock, TIMER, listener, observer);
     }
 
     /** How a test calls the engine; every scenario that applies to both runs in both. */

@@ -12,7 +12,6 @@ import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,12 +39,6 @@ class FailoverEngineTest {
     private final MutableClock clock = new MutableClock();
     private FailoverEngine engine;
 
-    @AfterEach
-    void closeEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     /** A route "chat" over accounts a, b (and c) serving model m, with short timeouts. */
     private Map<String, String> route(String... accounts) {

@@ -10,7 +10,6 @@ import dev.baton.record.RequestRecord;
 import dev.baton.record.SkippedTarget;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -36,12 +35,6 @@ class IncidentTest {
 
     private FailoverEngine engine;
 
-    @AfterEach
-    void closeEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     private FailoverEngine start(Map<String, String> props) {
         props.putIfAbsent("baton.defaults.retry-backoff", "10ms");

@@ -11,7 +11,6 @@ import dev.baton.impl.health.MutableClock;
 import dev.baton.record.RequestRecord;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -37,12 +36,6 @@ class LimitsAndDegradedTest {
     private final MutableClock clock = new MutableClock();
     private FailoverEngine engine;
 
-    @AfterEach
-    void close() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     private Map<String, String> route(String... accounts) {
         Map<String, String> props = EngineFixture.connections(sim.simulator(), "m", accounts);

@@ -11,7 +11,6 @@ import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,12 +37,6 @@ class ModelEligibilityTest {
 
     private FailoverEngine engine;
 
-    @AfterEach
-    void closeEngine() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     /** Account a serves m1, b serves m2, c serves m3. */
     private static Map<String, String> threeModels() {

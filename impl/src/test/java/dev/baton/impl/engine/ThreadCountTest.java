@@ -43,27 +43,26 @@ class ThreadCountTest {
 
     @Test
     void fiveThousandRequestsStartNoThreadPerRequest() throws Exception {
-        try (FailoverEngine engine = EngineFixture.engine(EngineFixture.connections(sim.simulator(), "m", "a"),
-                Clock.systemUTC())) {
-            run(engine, WARM_UP);
-            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-            Set<String> living = names();
-            long before = threads.getTotalStartedThreadCount();
-            long startNanos = System.nanoTime();
+        FailoverEngine engine = EngineFixture.engine(EngineFixture.connections(sim.simulator(), "m", "a"),
+                Clock.systemUTC());
+        run(engine, WARM_UP);
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        Set<String> living = names();
+        long before = threads.getTotalStartedThreadCount();
+        long startNanos = System.nanoTime();
 
-            run(engine, REQUESTS);
+        run(engine, REQUESTS);
 
-            long started = threads.getTotalStartedThreadCount() - before;
-            double seconds = (System.nanoTime() - startNanos) / 1e9;
-            Set<String> born = names();
-            born.removeAll(living);
-            long simulator = born.stream().filter(name -> name.startsWith("baton-sim-")).count();
-            long baton = started - simulator;
-            System.out.printf("ThreadCountTest: %d requests (%d at a time) in %.2f s, %.0f requests/s;"
-                    + " %d threads started (%d of them the simulator's)%n", REQUESTS, CONCURRENCY, seconds,
-                    REQUESTS / seconds, started, simulator);
-            assertTrue(baton <= ALLOWED, baton + " threads started for " + REQUESTS + " requests; alive: " + born);
-        }
+        long started = threads.getTotalStartedThreadCount() - before;
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        Set<String> born = names();
+        born.removeAll(living);
+        long simulator = born.stream().filter(name -> name.startsWith("baton-sim-")).count();
+        long baton = started - simulator;
+        System.out.printf("ThreadCountTest: %d requests (%d at a time) in %.2f s, %.0f requests/s;"
+                + " %d threads started (%d of them the simulator's)%n", REQUESTS, CONCURRENCY, seconds,
+                REQUESTS / seconds, started, simulator);
+        assertTrue(baton <= ALLOWED, baton + " threads started for " + REQUESTS + " requests; alive: " + born);
     }
 
     private static Set<String> names() {

@@ -19,7 +19,6 @@ import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -63,12 +62,7 @@ class OperatorViewEngineTest {
                 .withSources(new PropertiesConfigSource(props, "test", 100)).build(), Set.of(OpenAiAdapter.ID));
         engine = new FailoverEngine(config, List.of(new OpenAiAdapter(EngineFixture.HTTP, config.maxResponseBytes(),
                 Redactor.forConnections(config.connections()))), new InMemoryRecordStore(100), clock,
-                HealthListener.NONE, stats);
-    }
-
-    @AfterEach
-    void stop() {
-        engine.close();
+                EngineFixture.TIMER, HealthListener.NONE, stats);
     }
 
     @Test

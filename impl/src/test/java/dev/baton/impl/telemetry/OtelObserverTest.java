@@ -16,7 +16,6 @@ import io.opentelemetry.sdk.metrics.data.LongPointData;
 import io.opentelemetry.sdk.metrics.data.MetricData;
 import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -42,12 +41,6 @@ class OtelObserverTest {
 
     private FailoverEngine engine;
 
-    @AfterEach
-    void close() {
-        if (engine != null) {
-            engine.close();
-        }
-    }
 
     private FailoverEngine start() {
         Map<String, String> props = EngineFixture.connections(sim.simulator(), "m", "a", "b");
