@@ -6,6 +6,7 @@ import dev.baton.FailureKind;
 import dev.baton.exception.FailoverException;
 import dev.baton.exception.UpstreamFailedException;
 import dev.baton.impl.config.Durations;
+import dev.baton.impl.http.OpenAiShape;
 import dev.baton.impl.http.Transport;
 import dev.baton.spi.ProviderFailure;
 import jakarta.json.JsonObject;
@@ -64,8 +65,7 @@ final class CompleteExecution extends Execution {
                 return;
             }
             if (error == null) {
-                succeeded(c, retry, started, startNanos, false, sinceStart(),
-                        json.get("usage") instanceof JsonObject usage ? usage : null);
+                succeeded(c, retry, started, startNanos, false, sinceStart(), OpenAiShape.usage(json));
                 result.complete(new ChatResponse(json, servedBy(c), id));
             } else if (!Transport.isCancellation(error)) {
                 attemptFailed(c, retry, started, startNanos, Transport.failure(error).failure(), false);

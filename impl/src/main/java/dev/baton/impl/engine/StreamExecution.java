@@ -8,6 +8,7 @@ import dev.baton.exception.FailoverException;
 import dev.baton.exception.StreamInterruptedException;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.http.HttpExchange;
+import dev.baton.impl.http.OpenAiShape;
 import dev.baton.impl.http.Transport;
 import dev.baton.record.RequestRecord;
 import dev.baton.spi.ProviderFailure;
@@ -196,20 +197,20 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
         @Override
         public void onNext(JsonObject json) {
             outstanding.set(false);
-            ChatChunk chunk = new ChatChunk(json, null, id);
             List<JsonObject> release = null;
             synchronized (this) {
                 if (ended) {
                     return;
                 }
                 lastEventNanos = System.nanoTime();
-                if (chunk.finishReason() != null) {
+                if (OpenAiShape.finishReason(json) != null) {
                     sawFinish = true;
                 }
-                if (json.get("usage") instanceof JsonObject u) {
+                JsonObject u = OpenAiShape.usage(json);
+                if (u != null) {
                     usage = u;
                 }
-                if (!committed && chunk.hasOutput()) {
+                if (!committed && OpenAiShape.hasOutput(json)) {
                     committed = true; // the commit point
                     committedNanos = lastEventNanos;
                     firstTokenMillis = sinceStart();

@@ -5,7 +5,6 @@ import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
-import jakarta.json.spi.JsonProvider;
 import org.apache.hc.core5.concurrent.Cancellable;
 import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.EntityDetails;
@@ -16,7 +15,6 @@ import org.apache.hc.core5.http.nio.CapacityChannel;
 import org.apache.hc.core5.http.protocol.HttpContext;
 
 import java.io.IOException;
-import java.io.StringReader;
 import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -44,9 +42,6 @@ import java.util.function.Supplier;
  * subscriber's {@code onNext}) runs there too: none of it may block. Thread-safe.
  */
 public final class HttpExchange {
-
-    /** Looked up once: {@code Json.create…} looks the provider up on every call. */
-    private static final JsonProvider JSON = JsonProvider.provider();
 
     private static final System.Logger LOG = System.getLogger(HttpExchange.class.getName());
 
@@ -97,10 +92,17 @@ public final class HttpExchange {
         };
     }
 
-    /** Parses a JSON object; it prints as {@code text}, so relaying it unchanged costs no second serialisation. */
-    public static JsonObject parse(String text) {
-        try (var reader = JSON.createReader(new StringReader(text))) {
-            return new ParsedObject(reader.readObject(), text);
+    /**
+     * A provider's JSON object, checked but not built: it prints as {@code text}, so relaying it unchanged costs no
+     * second serialisation (see {@link RawJsonObject}).
+     *
+     * @throws JsonException when {@code text} is not exactly one JSON object
+     */
+    public static RawJsonObject parse(String text) {
+        try {
+            return RawJsonObject.of(text);
+        } catch (IllegalArgumentException e) {
+            throw new JsonException(e.getMessage());
         }
     }
 

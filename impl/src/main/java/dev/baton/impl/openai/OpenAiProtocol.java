@@ -1,10 +1,12 @@
 package dev.baton.impl.openai;
 
-import dev.baton.ChatChunk;
 import dev.baton.FailureKind;
 import dev.baton.impl.engine.Redactor;
 import dev.baton.impl.http.HttpCall;
 import dev.baton.impl.http.HttpExchange;
+import dev.baton.impl.http.JsonScan;
+import dev.baton.impl.http.OpenAiShape;
+import dev.baton.impl.http.RawJsonObject;
 import dev.baton.impl.http.ResponseHeaders;
 import dev.baton.impl.http.RetryAfter;
 import dev.baton.impl.http.SseParser;
@@ -90,6 +92,11 @@ public final class OpenAiProtocol {
                 RetryAfter.parse(headers, Clock.systemUTC().instant())));
     }
 
+    /** As {@link #text(JsonValue)}, read from the chunk's text. */
+    private static String text(JsonScan.Span value) {
+        return value == null || value.isNull() ? null : value.isString() ? value.string() : value.json();
+    }
+
     private static String text(JsonValue value) {
         return value instanceof JsonString s ? s.getString() : value == null || value == JsonValue.NULL ? null : value.toString();
     }
@@ -107,24 +114,25 @@ public final class OpenAiProtocol {
                 sawDone = true;
                 return List.of();
             }
-            JsonObject chunk;
+            RawJsonObject chunk;
             try {
                 chunk = HttpExchange.parse(data);
-            } catch (JsonException | ClassCastException | IllegalStateException e) {
+            } catch (JsonException e) {
                 // Skipped and counted, never forwarded: a client could not parse it either.
                 malformed++;
                 LOG.log(Level.DEBUG, "skipped a malformed stream event ({0} so far)", malformed);
                 return List.of();
             }
-            if (chunk.get("error") instanceof JsonObject error) {
-                String type = text(error.get("type"));
-                String code = text(error.get("code"));
-                String message = text(error.get("message"));
+            JsonScan.Span error = chunk.scan().member("error");
+            if (error != null && error.isObject()) {
+                String type = text(error.member("type"));
+                String code = text(error.member("code"));
+                String message = text(error.member("message"));
                 throw new ProviderException(new ProviderFailure(OpenAiClassifier.classify(0, type, code), 0, type, code,
                         redactor.clean("error event in stream" + (code != null ? " " + code : "")
                                 + (message != null ? ": " + message : "")), null));
             }
-            if (new ChatChunk(chunk, null, null).finishReason() != null) {
+            if (OpenAiShape.finishReason(chunk) != null) {
                 sawFinish = true;
             }
             return List.of(chunk);

@@ -4,7 +4,10 @@ import dev.baton.ChatResponse;
 import dev.baton.ServedBy;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.log.RateLimitedLog;
+import dev.baton.impl.http.RawJsonObject;
+import jakarta.json.JsonObject;
 import jakarta.json.JsonStructure;
+import jakarta.json.JsonValue;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
@@ -52,7 +55,21 @@ final class Responses {
         } else {
             headers = servedBy(answer.servedBy(), answer.requestId());
         }
-        return new Answer(200, headers, bytes(answer.toJson()));
+        return new Answer(200, headers, body(answer));
+    }
+
+    /**
+     * {@link ChatResponse#toJson()}, written without building it when the provider's body came as it is: the served-by
+     * members are put into its text.
+     */
+    static byte[] body(ChatResponse answer) {
+        if (answer.degraded() || !(answer.body() instanceof RawJsonObject raw)) {
+            return bytes(answer.toJson());
+        }
+        // The served-by members exactly as toJson() writes them, and nothing else.
+        JsonObject servedBy = new ChatResponse(JsonValue.EMPTY_JSON_OBJECT, answer.servedBy(), answer.requestId())
+                .toJson();
+        return raw.with(servedBy).getBytes(StandardCharsets.UTF_8);
     }
 
     /**

@@ -1,11 +1,14 @@
 package dev.baton.impl.servlet;
 
+import dev.baton.ChatResponse;
 import dev.baton.FailureKind;
+import dev.baton.ServedBy;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.exception.UpstreamFailedException;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
 import dev.baton.record.SkippedTarget;
+import dev.baton.impl.http.HttpExchange;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -68,6 +71,21 @@ class ResponsesTest {
         assertEquals("ejected for 27s more", skipped.getString("reason"));
         assertFalse(new String(answer.body(), StandardCharsets.UTF_8).contains("secret plan"),
                 "a provider's message may quote the prompt: it stays in the record");
+    }
+
+    @Test
+    void aProvidersAnswerIsWrittenAsToJsonWouldWriteIt() {
+        String provider = "{\"id\":\"c1\",\"model\":\"gpt-4o-2024-08-06\",\"provider\":\"theirs\",\"choices\":"
+                + "[{\"message\":{\"content\":\"h\\u00e9\"}}], \"usage\":{\"total_tokens\":3}}";
+        for (ServedBy by : List.of(new ServedBy("gpt-4o", "openai", "primary", "0", "chat"),
+                new ServedBy("m\"x", "openai", "standby", "1.0", null))) {
+            ChatResponse answer = new ChatResponse(HttpExchange.parse(provider), by, "req_1");
+
+            JsonObject written = Json.createReader(new StringReader(new String(Responses.body(answer),
+                    StandardCharsets.UTF_8))).readObject();
+
+            assertEquals(answer.toJson(), written);
+        }
     }
 
     @Test

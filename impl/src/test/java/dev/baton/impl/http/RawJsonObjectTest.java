@@ -2,15 +2,18 @@ package dev.baton.impl.http;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import org.junit.jupiter.api.Test;
 
 import java.io.StringReader;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-class ParsedObjectTest {
+class RawJsonObjectTest {
 
     private static final String CHUNK = "{\"id\": \"c1\", \"choices\": [{\"index\": 0, \"delta\": {\"content\": \"h\\u00e9\"}}],"
             + " \"usage\": null}";
@@ -34,6 +37,21 @@ class ParsedObjectTest {
         JsonObject changed = Json.createObjectBuilder(HttpExchange.parse(CHUNK)).add("model", "m").build();
 
         assertEquals("m", Json.createReader(new StringReader(changed.toString())).readObject().getString("model"));
+    }
+
+    @Test
+    void withPutsMembersInPlaceOrAtTheEndAndCopiesTheRest() {
+        RawJsonObject raw = HttpExchange.parse("{ \"model\": \"gpt\", \"a\": [1, 2], \"model\": \"again\", \"b\": {} }");
+
+        String text = raw.with(Map.of("model", Json.createValue("served")));
+        assertEquals("{\"model\":\"served\",\"a\":[1, 2],\"b\":{}}", text);
+        var added = new LinkedHashMap<String, JsonValue>();
+        added.put("provider", Json.createValue("openai"));
+        added.put("route", Json.createValue(0));
+        added.put("route_name", JsonValue.NULL);
+        assertEquals("{\"model\":\"gpt\",\"a\":[1, 2],\"model\":\"again\",\"b\":{},\"provider\":\"openai\","
+                + "\"route\":0,\"route_name\":null}", raw.with(added));
+        assertEquals("{\"k\":\"v\"}", HttpExchange.parse("{}").with(Map.of("k", Json.createValue("v"))));
     }
 
     @Test

@@ -1,0 +1,318 @@
+package dev.baton.impl.http;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a JSON text without building it: {@link #object} checks the whole text against the JSON grammar once, then
+ * {@link Span}s find members and elements by position and decode only the strings asked for. A provider's answer or
+ * stream chunk is relayed as it came, and Baton needs only a few facts from it (a finish reason, whether it carries
+ * output, the usage, an error); building a tree for each was the largest cost of a stream (docs/performance.md).
+ */
+public final class JsonScan {
+
+    /** Far deeper than any chat answer; a bound so that a hostile body cannot exhaust the stack. */
+    static final int MAX_DEPTH = 128;
+
+    private final String text;
+
+    private JsonScan(String text) {
+        this.text = text;
+    }
+
+    /**
+     * The object {@code text} holds, with nothing but whitespace around it.
+     *
+     * @throws IllegalArgumentException when {@code text} is not exactly one JSON object
+     */
+    public static Span object(String text) {
+        JsonScan scan = new JsonScan(text);
+        int start = scan.whitespace(0);
+        if (start >= text.length() || text.charAt(start) != '{') {
+            throw new IllegalArgumentException("not a JSON object");
+        }
+        int end = scan.value(start, 0);
+        if (scan.whitespace(end) != text.length()) {
+            throw new IllegalArgumentException("text after the JSON object at " + end);
+        }
+        return new Span(text, start, end);
+    }
+
+    /** One value inside a text already checked: {@code [start, end)}. */
+    public record Span(String text, int start, int end) {
+
+        public char kind() {
+            return text.charAt(start);
+        }
+
+        public boolean isObject() {
+            return kind() == '{';
+        }
+
+        public boolean isArray() {
+            return kind() == '[';
+        }
+
+        public boolean isString() {
+            return kind() == '"';
+        }
+
+        public boolean isNull() {
+            return kind() == 'n';
+        }
+
+        /** The value's own text. */
+        public String json() {
+            return text.substring(start, end);
+        }
+
+        /** The value of member {@code name} of this object, or {@code null} when there is none (or this is no object). */
+        public Span member(String name) {
+            Span found = null;
+            for (Member m : members()) {
+                if (m.nameIs(name)) {
+                    found = m.value(); // the last one wins, as in a parsed tree
+                }
+            }
+            return found;
+        }
+
+        /** The members of this object in order; none when this is no object. */
+        public List<Member> members() {
+            List<Member> members = new ArrayList<>();
+            if (!isObject()) {
+                return members;
+            }
+            JsonScan scan = new JsonScan(text);
+            int i = scan.whitespace(start + 1);
+            while (text.charAt(i) != '}') {
+                int nameEnd = scan.value(i, 0);
+                int valueStart = scan.whitespace(scan.whitespace(nameEnd) + 1); // past the ':'
+                int valueEnd = scan.value(valueStart, 0);
+                members.add(new Member(new Span(text, i, nameEnd), new Span(text, valueStart, valueEnd)));
+                i = scan.whitespace(valueEnd);
+                if (text.charAt(i) == ',') {
+                    i = scan.whitespace(i + 1);
+                }
+            }
+            return members;
+        }
+
+        /** The elements of this array in order; none when this is no array. */
+        public List<Span> elements() {
+            List<Span> elements = new ArrayList<>();
+            if (!isArray()) {
+                return elements;
+            }
+            JsonScan scan = new JsonScan(text);
+            int i = scan.whitespace(start + 1);
+            while (text.charAt(i) != ']') {
+                int end = scan.value(i, 0);
+                elements.add(new Span(text, i, end));
+                i = scan.whitespace(end);
+                if (text.charAt(i) == ',') {
+                    i = scan.whitespace(i + 1);
+                }
+            }
+            return elements;
+        }
+
+        /** This string decoded, or {@code null} when this is no string. */
+        public String string() {
+            if (!isString()) {
+                return null;
+            }
+            int close = end - 1;
+            int escape = text.indexOf('\\', start + 1);
+            if (escape < 0 || escape >= close) {
+                return text.substring(start + 1, close);
+            }
+            StringBuilder out = new StringBuilder(close - start);
+            for (int i = start + 1; i < close; i++) {
+                char c = text.charAt(i);
+                if (c != '\\') {
+                    out.append(c);
+                    continue;
+                }
+                char e = text.charAt(++i);
+                switch (e) {
+                    case 'b' -> out.append('\b');
+                    case 'f' -> out.append('\f');
+                    case 'n' -> out.append('\n');
+                    case 'r' -> out.append('\r');
+                    case 't' -> out.append('\t');
+                    case 'u' -> {
+                        out.append((char) Integer.parseInt(text, i + 1, i + 5, 16));
+                        i += 4;
+                    }
+                    default -> out.append(e); // " \ /
+                }
+            }
+            return out.toString();
+        }
+    }
+
+    /** A member of an object: its name as written (a string) and its value. */
+    public record Member(Span name, Span value) {
+
+        public boolean nameIs(String expected) {
+            // The raw name is the expected one between quotes, unless it was written with escapes.
+            int length = name.end() - name.start() - 2;
+            if (length == expected.length()
+                    && name.text().regionMatches(name.start() + 1, expected, 0, length)) {
+                return true;
+            }
+            int escape = name.text().indexOf('\\', name.start());
+            return escape >= 0 && escape < name.end() && expected.equals(name.string());
+        }
+    }
+
+    private int whitespace(int i) {
+        while (i < text.length()) {
+            char c = text.charAt(i);
+            if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                break;
+            }
+            i++;
+        }
+        return i;
+    }
+
+    /** Checks the value starting at {@code i} (no whitespace before it) and returns the index after it. */
+    private int value(int i, int depth) {
+        if (i >= text.length()) {
+            throw malformed(i);
+        }
+        return switch (text.charAt(i)) {
+            case '{' -> object(i, depth + 1);
+            case '[' -> array(i, depth + 1);
+            case '"' -> string(i);
+            case 't' -> literal(i, "true");
+            case 'f' -> literal(i, "false");
+            case 'n' -> literal(i, "null");
+            default -> number(i);
+        };
+    }
+
+    private int object(int i, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new IllegalArgumentException("JSON nested deeper than " + MAX_DEPTH);
+        }
+        i = whitespace(i + 1);
+        if (at(i, '}')) {
+            return i + 1;
+        }
+        while (true) {
+            if (!at(i, '"')) {
+                throw malformed(i);
+            }
+            i = whitespace(string(i));
+            if (!at(i, ':')) {
+                throw malformed(i);
+            }
+            i = whitespace(value(whitespace(i + 1), depth));
+            if (at(i, '}')) {
+                return i + 1;
+            }
+            if (!at(i, ',')) {
+                throw malformed(i);
+            }
+            i = whitespace(i + 1);
+        }
+    }
+
+    private int array(int i, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new IllegalArgumentException("JSON nested deeper than " + MAX_DEPTH);
+        }
+        i = whitespace(i + 1);
+        if (at(i, ']')) {
+            return i + 1;
+        }
+        while (true) {
+            i = whitespace(value(i, depth));
+            if (at(i, ']')) {
+                return i + 1;
+            }
+            if (!at(i, ',')) {
+                throw malformed(i);
+            }
+            i = whitespace(i + 1);
+        }
+    }
+
+    private int string(int i) {
+        for (i++; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '"') {
+                return i + 1;
+            }
+            if (c < 0x20) {
+                throw malformed(i);
+            }
+            if (c == '\\') {
+                char e = i + 1 < text.length() ? text.charAt(++i) : 0;
+                if (e == 'u') {
+                    for (int k = 0; k < 4; k++) {
+                        if (++i >= text.length() || Character.digit(text.charAt(i), 16) < 0) {
+                            throw malformed(i);
+                        }
+                    }
+                } else if ("\"\\/bfnrt".indexOf(e) < 0 || e == 0) {
+                    throw malformed(i);
+                }
+            }
+        }
+        throw malformed(i);
+    }
+
+    private int literal(int i, String word) {
+        if (!text.startsWith(word, i)) {
+            throw malformed(i);
+        }
+        return i + word.length();
+    }
+
+    /** {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?} */
+    private int number(int i) {
+        if (at(i, '-')) {
+            i++;
+        }
+        if (at(i, '0')) {
+            i++;
+        } else {
+            i = digits(i);
+        }
+        if (at(i, '.')) {
+            i = digits(i + 1);
+        }
+        if (at(i, 'e') || at(i, 'E')) {
+            i++;
+            if (at(i, '+') || at(i, '-')) {
+                i++;
+            }
+            i = digits(i);
+        }
+        return i;
+    }
+
+    /** One or more digits. */
+    private int digits(int i) {
+        int start = i;
+        while (i < text.length() && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
+            i++;
+        }
+        if (i == start) {
+            throw malformed(i);
+        }
+        return i;
+    }
+
+    private boolean at(int i, char c) {
+        return i < text.length() && text.charAt(i) == c;
+    }
+
+    private static IllegalArgumentException malformed(int at) {
+        return new IllegalArgumentException("malformed JSON at " + at);
+    }
+}

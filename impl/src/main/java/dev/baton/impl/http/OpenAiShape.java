@@ -1,0 +1,77 @@
+package dev.baton.impl.http;
+
+import dev.baton.ChatChunk;
+import jakarta.json.JsonObject;
+import jakarta.json.spi.JsonProvider;
+
+import java.io.StringReader;
+
+/**
+ * What Baton reads from an OpenAI-shaped answer or chunk: the finish reason, whether a chunk carries output, the
+ * usage. From the text when it is a provider's own ({@link RawJsonObject}, relayed as it came, never built), from
+ * the tree otherwise (a translated one). Both ways answer alike ({@code OpenAiShapeTest}).
+ */
+public final class OpenAiShape {
+
+    private static final JsonProvider JSON = JsonProvider.provider();
+
+    private OpenAiShape() {
+    }
+
+    /** The first choice's {@code finish_reason} that is a string, or {@code null}; as {@link ChatChunk#finishReason}. */
+    public static String finishReason(JsonObject chunk) {
+        if (!(chunk instanceof RawJsonObject raw)) {
+            return new ChatChunk(chunk, null, null).finishReason();
+        }
+        JsonScan.Span choices = raw.scan().member("choices");
+        if (choices != null) {
+            for (JsonScan.Span choice : choices.elements()) {
+                JsonScan.Span reason = choice.member("finish_reason");
+                if (reason != null && reason.isString()) {
+                    return reason.string();
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Whether a chunk carries a content, refusal, reasoning or tool-call delta; as {@link ChatChunk#hasOutput}. */
+    public static boolean hasOutput(JsonObject chunk) {
+        if (!(chunk instanceof RawJsonObject raw)) {
+            return new ChatChunk(chunk, null, null).hasOutput();
+        }
+        JsonScan.Span choices = raw.scan().member("choices");
+        if (choices == null) {
+            return false;
+        }
+        for (JsonScan.Span choice : choices.elements()) {
+            JsonScan.Span delta = choice.member("delta");
+            if (delta == null || !delta.isObject()) {
+                continue;
+            }
+            for (JsonScan.Member m : delta.members()) {
+                JsonScan.Span v = m.value();
+                if (m.nameIs("tool_calls") ? v.isArray() && !v.elements().isEmpty()
+                        : v.isString() && v.end() - v.start() > 2 && (m.nameIs("content") || m.nameIs("refusal")
+                        || m.nameIs("reasoning_content") || m.nameIs("reasoning"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The {@code usage} object, or {@code null} when there is none. */
+    public static JsonObject usage(JsonObject answer) {
+        if (!(answer instanceof RawJsonObject raw)) {
+            return answer.get("usage") instanceof JsonObject usage ? usage : null;
+        }
+        JsonScan.Span usage = raw.scan().member("usage");
+        if (usage == null || !usage.isObject()) {
+            return null;
+        }
+        try (var reader = JSON.createReader(new StringReader(usage.json()))) {
+            return reader.readObject();
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package dev.baton.impl.http;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
+
+import java.io.StringReader;
+import java.util.AbstractMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A provider's JSON object kept as the text it came in. Relayed unchanged, it is written as that text: no tree is
+ * built and nothing is serialised again, which on a stream is most of what a chunk would cost. What Baton itself
+ * needs from it is read from the text ({@link #scan()}); a caller that reads it as a {@link JsonObject} gets the tree,
+ * built on first use. Immutable and thread-safe.
+ */
+public final class RawJsonObject extends AbstractMap<String, JsonValue> implements JsonObject {
+
+    /** Looked up once: {@code Json.create…} looks the provider up on every call. */
+    private static final JsonProvider JSON = JsonProvider.provider();
+
+    private final String text;
+    private final JsonScan.Span root;
+    private volatile JsonObject tree;
+
+    private RawJsonObject(String text, JsonScan.Span root) {
+        this.text = text;
+        this.root = root;
+    }
+
+    /**
+     * @throws IllegalArgumentException when {@code text} is not exactly one JSON object
+     */
+    public static RawJsonObject of(String text) {
+        return new RawJsonObject(text, JsonScan.object(text));
+    }
+
+    /** The object as positions in its text, to read a few members without building it. */
+    public JsonScan.Span scan() {
+        return root;
+    }
+
+    /**
+     * The text with the members of {@code set} put in: a member of the same name is replaced where it stands (and any
+     * repeat of it dropped), the others are added at the end. The rest is copied as it came.
+     */
+    public String with(Map<String, JsonValue> set) {
+        StringBuilder out = new StringBuilder(text.length() + 48 * set.size()).append('{');
+        Set<String> written = new HashSet<>();
+        for (JsonScan.Member m : root.members()) {
+            String name = m.name().string();
+            JsonValue replacement = set.get(name);
+            if (replacement == null) {
+                member(out, m.name(), m.value());
+            } else if (written.add(name)) {
+                member(out, m.name(), replacement);
+            }
+        }
+        set.forEach((name, value) -> {
+            if (!written.contains(name)) {
+                member(out, JSON.createValue(name), value);
+            }
+        });
+        return out.append('}').toString();
+    }
+
+    private static void member(StringBuilder out, Object name, Object value) {
+        if (out.length() > 1) {
+            out.append(',');
+        }
+        append(out, name);
+        append(out.append(':'), value);
+    }
+
+    private static void append(StringBuilder out, Object json) {
+        if (json instanceof JsonScan.Span s) {
+            out.append(s.text(), s.start(), s.end());
+        } else {
+            out.append(json);
+        }
+    }
+
+    private JsonObject tree() {
+        JsonObject built = tree;
+        if (built == null) {
+            try (var reader = JSON.createReader(new StringReader(text))) {
+                built = reader.readObject();
+            }
+            tree = built;
+        }
+        return built;
+    }
+
+    @Override
+    public Set<Entry<String, JsonValue>> entrySet() {
+        return tree().entrySet();
+    }
+
+    @Override
+    public JsonValue get(Object key) {
+        return tree().get(key);
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+        return tree().containsKey(key);
+    }
+
+    @Override
+    public int size() {
+        return tree().size();
+    }
+
+    @Override
+    public JsonArray getJsonArray(String name) {
+        return tree().getJsonArray(name);
+    }
+
+    @Override
+    public JsonObject getJsonObject(String name) {
+        return tree().getJsonObject(name);
+    }
+
+    @Override
+    public JsonNumber getJsonNumber(String name) {
+        return tree().getJsonNumber(name);
+    }
+
+    @Override
+    public JsonString getJsonString(String name) {
+        return tree().getJsonString(name);
+    }
+
+    @Override
+    public String getString(String name) {
+        return tree().getString(name);
+    }
+
+    @Override
+    public String getString(String name, String defaultValue) {
+        return tree().getString(name, defaultValue);
+    }
+
+    @Override
+    public int getInt(String name) {
+        return tree().getInt(name);
+    }
+
+    @Override
+    public int getInt(String name, int defaultValue) {
+        return tree().getInt(name, defaultValue);
+    }
+
+    @Override
+    public boolean getBoolean(String name) {
+        return tree().getBoolean(name);
+    }
+
+    @Override
+    public boolean getBoolean(String name, boolean defaultValue) {
+        return tree().getBoolean(name, defaultValue);
+    }
+
+    @Override
+    public boolean isNull(String name) {
+        return tree().isNull(name);
+    }
+
+    @Override
+    public ValueType getValueType() {
+        return ValueType.OBJECT;
+    }
+
+    /** The text it came in: valid JSON for this object, if not always the shortest. */
+    @Override
+    public String toString() {
+        return text;
+    }
+}

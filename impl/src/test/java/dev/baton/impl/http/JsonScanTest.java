@@ -1,0 +1,83 @@
+package dev.baton.impl.http;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import java.io.StringReader;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The scanner accepts what a JSON parser accepts as one object, and reads members and strings as the tree has them. */
+class JsonScanTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{}", " { } ", "{\"a\":1}", "{\"a\":-0,\"b\":0.5,\"c\":1e10,\"d\":-1.25E-3,\"e\":120}",
+            "{\"a\":[],\"b\":[1,[2,[3]],{}],\"c\":{\"d\":{\"e\":null}}}", "{\"t\":true,\"f\":false,\"n\":null}",
+            "{\"s\":\"q\\\"b\\\\s\\/n\\nt\\tu\\u00e9\\ud83d\\ude00\"}", "\n\t{\r\n \"a\" : [ 1 , 2 ] }\n",
+            "{\"é\":\"ü€😀\"}", "{\"a\":1,\"a\":2}"})
+    void acceptsWhatAParserAccepts(String text) {
+        JsonScan.object(text);
+        Json.createReader(new StringReader(text)).readObject(); // and the parser agrees
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "", " ", "[]", "1", "\"s\"", "null", "{", "}", "{\"a\":1",
+            "{\"a\":1,}", "{,}", "{\"a\"}", "{\"a\" 1}", "{a:1}", "{'a':1}", "{\"a\":01}", "{\"a\":1.}", "{\"a\":.5}",
+            "{\"a\":-}", "{\"a\":1e}", "{\"a\":+1}", "{\"a\":NaN}", "{\"a\":tru}", "{\"a\":nul}", "{\"a\":[1,]}",
+            "{\"a\":[1 2]}", "{\"a\":\"x}", "{\"a\":\"\\x\"}", "{\"a\":\"\\u12\"}", "{\"a\":\"tab\there\"}",
+            "{\"a\":\"line\nbreak\"}"})
+    void refusesWhatAParserRefuses(String text) {
+        assertThrows(IllegalArgumentException.class, () -> JsonScan.object(text));
+        assertThrows(RuntimeException.class, () -> Json.createReader(new StringReader(text)).readObject());
+    }
+
+    /** Parsson reads one object and stops; relayed as text, what follows it would reach the caller. */
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"a\":1}}", "{\"a\":1} x", "{\"a\":1}{}", "{}]"})
+    void refusesTextAfterTheObject(String text) {
+        assertThrows(IllegalArgumentException.class, () -> JsonScan.object(text));
+    }
+
+    @Test
+    void refusesNestingPastItsBound() {
+        String deep = "{\"a\":" + "[".repeat(JsonScan.MAX_DEPTH) + "]".repeat(JsonScan.MAX_DEPTH) + "}";
+        assertThrows(IllegalArgumentException.class, () -> JsonScan.object(deep));
+        String fits = "{\"a\":" + "[".repeat(JsonScan.MAX_DEPTH - 1) + "]".repeat(JsonScan.MAX_DEPTH - 1) + "}";
+        JsonScan.object(fits);
+    }
+
+    @Test
+    void readsMembersElementsAndStringsAsTheTreeHasThem() {
+        String text = "{\"id\":\"c\\\"1\", \"choices\":[{\"delta\":{\"content\":\"h\\u00e9\\n\"}},{\"x\":[1,2]}],"
+                + "\"n\":null,\"num\":-1.5e3,\"\\u006dodel\":\"m\",\"dup\":1,\"dup\":2}";
+        JsonObject tree = Json.createReader(new StringReader(text)).readObject();
+        JsonScan.Span root = JsonScan.object(text);
+
+        assertEquals(tree.getString("id"), root.member("id").string());
+        List<JsonScan.Span> choices = root.member("choices").elements();
+        assertEquals(2, choices.size());
+        assertEquals(tree.getJsonArray("choices").getJsonObject(0).getJsonObject("delta").getString("content"),
+                choices.get(0).member("delta").member("content").string());
+        assertEquals("[1,2]", choices.get(1).member("x").json());
+        assertTrue(root.member("n").isNull());
+        assertEquals("-1.5e3", root.member("num").json());
+        assertNull(root.member("num").string());
+        assertEquals("m", root.member("model").string(), "a name written with escapes is found by its value");
+        assertEquals(tree.getInt("dup"), Integer.parseInt(root.member("dup").json()), "the last one wins");
+        assertNull(root.member("absent"));
+        assertTrue(root.member("id").member("x") == null && root.member("id").elements().isEmpty());
+        assertFalse(root.member("choices").isObject());
+        assertEquals(List.of("id", "choices", "n", "num", "model", "dup", "dup"),
+                root.members().stream().map(m -> m.name().string()).toList());
+    }
+}

@@ -1,0 +1,41 @@
+package dev.baton.impl.http;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.StringReader;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Read from the text or from the tree, a chunk or an answer gives the same facts. */
+class OpenAiShapeTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}",
+            "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":null}]}",
+            "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}",
+            "{\"choices\":[{\"delta\":{\"refusal\":\"no\"}}]}",
+            "{\"choices\":[{\"delta\":{\"reasoning_content\":\"think\"}}]}",
+            "{\"choices\":[{\"delta\":{\"reasoning\":\"\"}}]}",
+            "{\"choices\":[{\"delta\":{\"tool_calls\":[]}}]}",
+            "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"a\\\"\"}}]}}]}",
+            "{\"choices\":[{\"delta\":{\"content\":null}},{\"delta\":{\"content\":\"second\"},\"finish_reason\":\"length\"}]}",
+            "{\"choices\":[],\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":5,\"total_tokens\":8}}",
+            "{\"choices\":[{\"delta\":{\"content\":\"x\"},\"finish_reason\":7}],\"usage\":null}",
+            "{\"choices\":{\"delta\":{\"content\":\"not an array\"}}}",
+            "{\"choices\":[\"odd\",{\"delta\":\"odd\"},{\"delta\":{\"content\":\"\\u00e9\"}}]}",
+            "{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"content\":\"whole\"},\"finish_reason\":\"stop\"}],"
+                    + "\"usage\":{\"prompt_tokens\":1,\"prompt_tokens_details\":{\"cached_tokens\":0}}}",
+            "{}"})
+    void textAndTreeAgree(String text) {
+        JsonObject tree = Json.createReader(new StringReader(text)).readObject();
+        RawJsonObject raw = HttpExchange.parse(text);
+
+        assertEquals(OpenAiShape.finishReason(tree), OpenAiShape.finishReason(raw), "finish reason");
+        assertEquals(OpenAiShape.hasOutput(tree), OpenAiShape.hasOutput(raw), "has output");
+        assertEquals(OpenAiShape.usage(tree), OpenAiShape.usage(raw), "usage");
+    }
+}
