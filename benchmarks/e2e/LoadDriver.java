@@ -390,12 +390,14 @@ public final class LoadDriver {
                     + Double.parseDouble(kv.getOrDefault("non2xx", "0"));
             errors.computeIfAbsent(name, k -> new TreeMap<>()).merge(mode, bad, Double::sum);
         }
-        System.out.println("| case | metric | direct | Baton | Baton/direct | added by Baton | Baton/direct per round |");
-        System.out.println("|---|---|---:|---:|---:|---:|---|");
+        System.out.println("| case | metric | direct | Baton | Baton/direct | added by Baton | Baton/direct per round"
+                + " | server floor | Baton/floor |");
+        System.out.println("|---|---|---:|---:|---:|---:|---|---:|---:|");
         for (var byCase : data.entrySet()) {
             for (var byMetric : byCase.getValue().entrySet()) {
                 List<Double> direct = byMetric.getValue().getOrDefault("direct", List.of());
                 List<Double> baton = byMetric.getValue().getOrDefault("baton", List.of());
+                List<Double> floor = byMetric.getValue().getOrDefault("floor", List.of());
                 if (direct.isEmpty() || baton.isEmpty()) {
                     continue;
                 }
@@ -410,9 +412,11 @@ public final class LoadDriver {
                     perRound.append(i == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.3f",
                             baton.get(i) / direct.get(i)));
                 }
-                System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f× | %s | %s |%n", byCase.getKey(),
+                String floorColumns = floor.isEmpty() ? "— | —" : format(median(floor)) + " | "
+                        + String.format(Locale.ROOT, "%.3f×", b / median(floor));
+                System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f× | %s | %s | %s |%n", byCase.getKey(),
                         byMetric.getKey().replace("_us", rps ? "" : " (µs)").replace("rps", "req/s"),
-                        format(d), format(b), b / d, added, perRound);
+                        format(d), format(b), b / d, added, perRound, floorColumns);
             }
         }
         System.out.println();

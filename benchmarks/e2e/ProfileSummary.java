@@ -3,6 +3,7 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +12,7 @@ import java.util.TreeMap;
 /**
  * Where the server's CPU went, from a JFR recording: each execution sample is charged to the nearest frame (from
  * the top of its stack) that is not the JDK's own, and counted by component. A sample entirely inside the JDK counts
- * as "JDK". Then the top methods charged to Baton. Usage: java ProfileSummary.java rounds.jfr
+ * as "JDK". Then the top methods charged to Baton. Usage: java ProfileSummary.java recording.jfr...
  */
 public class ProfileSummary {
 
@@ -41,7 +42,11 @@ public class ProfileSummary {
         Map<String, Integer> byComponent = new TreeMap<>();
         Map<String, Integer> batonMethods = new TreeMap<>();
         int total = 0;
-        for (RecordedEvent event : RecordingFile.readAllEvents(Path.of(args[0]))) {
+        List<RecordedEvent> events = new ArrayList<>();
+        for (String file : args) {
+            events.addAll(RecordingFile.readAllEvents(Path.of(file)));
+        }
+        for (RecordedEvent event : events) {
             if (!event.getEventType().getName().equals("jdk.ExecutionSample") || event.getStackTrace() == null) {
                 continue;
             }

@@ -48,7 +48,8 @@ Flags:
   --stream-ramp R     streams opened per second (default $STREAM_RAMP)
   --server S          liberty (default) or wildfly
   --quick             1 round, 5 s runs, 5 s warm-up, no many-streams run (unless --streams is given)
-  --profile           record the server with JFR (settings=profile) during the rounds, into rounds.jfr
+  --profile           record the server with JFR (settings=profile) during each run through Baton, into jfr/,
+                      and sum up where its CPU went in profile.md
   --offline           pass -o to Maven
   --no-build          reuse the WAR and server already built under war-sample/target
   --out DIR           where logs and results go (default benchmarks/e2e/results/<time>)
@@ -163,6 +164,16 @@ done
 log "output in $OUT"
 "$(dirname "$JAVA")/javac" -d "$OUT/classes" "$HERE/FakeUpstream.java" "$HERE/LoadDriver.java" \
     "$HERE/ProfileSummary.java"
+# The server's floor (Floor.java): a servlet answering from memory, deployed beside the sample as floor.war.
+SERVLET_API=$(ls "${M2_REPO:-$HOME/.m2/repository}"/jakarta/servlet/jakarta.servlet-api/6.*/jakarta.servlet-api-6.*.jar \
+    2>/dev/null | grep -v sources | head -1 || true)
+if [[ -z "$SERVLET_API" ]]; then
+    (cd "$ROOT" && mvn -B -q $OFFLINE dependency:get -Dartifact=jakarta.servlet:jakarta.servlet-api:6.0.0) >/dev/null
+    SERVLET_API=$(ls "${M2_REPO:-$HOME/.m2/repository}"/jakarta/servlet/jakarta.servlet-api/6.0.0/jakarta.servlet-api-6.0.0.jar)
+fi
+mkdir -p "$OUT/floor/WEB-INF/classes"
+"$(dirname "$JAVA")/javac" --release 17 -cp "$SERVLET_API" -d "$OUT/floor/WEB-INF/classes" "$HERE/Floor.java"
+"$(dirname "$JAVA")/jar" cf "$OUT/floor.war" -C "$OUT/floor" .
 J=("$JAVA" -cp "$OUT/classes")
 
 WLP=$ROOT/war-sample/target/liberty/wlp
@@ -189,6 +200,7 @@ JSON_BODY='{"model":"demo","messages":[{"role":"user","content":"Draft a one-lin
 SSE_BODY='{"model":"demo","stream":true,"messages":[{"role":"user","content":"Draft a one-line reply. chunks='$CHUNKS'"}]}'
 DIRECT_URL=$UPSTREAM/primary/v1/chat/completions
 BATON_URL=http://127.0.0.1:$PORT/baton/v1/chat/completions
+FLOOR_URL=http://127.0.0.1:$PORT/floor/v1/chat/completions
 BATON_AUTH='Bearer baton-demo-key'
 
 # wrk_run URL AUTH BODY SECONDS -> prints the WRK line of chat.lua
@@ -223,12 +235,15 @@ if [[ $SERVER == liberty ]]; then
     # under load it takes the failed reads for changes and restarts the application.
     rm -f "$WLP/usr/servers/baton/apps/baton-sample.war.xml"
     cp "$ROOT/war-sample/target/baton-sample.war" "$WLP/usr/servers/baton/apps/baton-sample.war"
+    mkdir -p "$WLP/usr/servers/baton/dropins"
+    cp "$OUT/floor.war" "$WLP/usr/servers/baton/dropins/floor.war"
     "$WLP/bin/server" run baton > "$OUT/server.log" 2>&1 &
     PIDS+=($!)
 else
     [[ -n "$WILDFLY_HOME" ]] || { echo "no WildFly under war-sample/target: run without --no-build" >&2; exit 1; }
     rm -f "$WILDFLY_HOME"/standalone/deployments/baton-sample.war*
     cp "$ROOT/war-sample/target/baton-sample.war" "$WILDFLY_HOME/standalone/deployments/"
+    cp "$OUT/floor.war" "$WILDFLY_HOME/standalone/deployments/floor.war"
     "$WILDFLY_HOME/bin/standalone.sh" -c standalone.xml > "$OUT/server.log" 2>&1 &
     PIDS+=($!)
 fi
@@ -237,6 +252,7 @@ baton_answers() {
         -d "$JSON_BODY" "$BATON_URL"
 }
 wait_for 240 "$SERVER to answer through Baton (see $OUT/server.log)" baton_answers
+wait_for 60 "the floor servlet to answer" curl -sf -o /dev/null -d "$JSON_BODY" "$FLOOR_URL"
 SERVER_PID=$(listener_pid "$PORT")
 SERVER_JDK=$(dirname "$(readlink -f "/proc/$SERVER_PID/exe")")
 log "$SERVER is up, pid $SERVER_PID, $("$SERVER_JDK/java" -version 2>&1 | head -1)"
@@ -247,13 +263,22 @@ grep -q 'data: \[DONE\]' "$OUT/sample-sse-answer.txt" || { log "a stream through
 log "warming up the gateway: ${WARMUP}s non-stream, ${WARMUP}s SSE, 64 connections"
 wrk_run "$BATON_URL" "$BATON_AUTH" "$JSON_BODY" "$WARMUP" >/dev/null
 wrk_run "$BATON_URL" "$BATON_AUTH" "$SSE_BODY" "$WARMUP" >/dev/null
+wrk_run "$FLOOR_URL" "" "$JSON_BODY" 5 >/dev/null
+wrk_run "$FLOOR_URL" "" "$SSE_BODY" 5 >/dev/null
 
 # ---- rounds: every case direct and through Baton, back to back ----------------------------------------------
 
 # run_case ROUND CASE MODE
 run_case() {
     local url auth line
-    if [[ $3 == direct ]]; then url=$DIRECT_URL; auth=; else url=$BATON_URL; auth=$BATON_AUTH; fi
+    case "$3" in
+        direct) url=$DIRECT_URL; auth= ;;
+        floor) url=$FLOOR_URL; auth= ;;
+        *) url=$BATON_URL; auth=$BATON_AUTH ;;
+    esac
+    if [[ -n "${PROFILE:-}" && $3 == baton ]]; then
+        "$JCMD" "$SERVER_PID" JFR.start name=bench settings=profile filename="$OUT/jfr/$1-$2.jfr" >/dev/null
+    fi
     case "$2" in
         closed-json) line=$(wrk_run "$url" "$auth" "$JSON_BODY" "$DURATION") ;;
         closed-sse) line=$(wrk_run "$url" "$auth" "$SSE_BODY" "$DURATION") ;;
@@ -262,29 +287,29 @@ run_case() {
         open-sse) line=$("${J[@]}" LoadDriver open "$url" --rate "$SSE_RATE" --seconds "$OPEN_SECONDS" \
                         --auth "$auth" --body "$SSE_BODY" --stream 2>>"$OUT/driver.log" | grep '^OPEN' | cut -d' ' -f2-) ;;
     esac
+    if [[ -n "${PROFILE:-}" && $3 == baton ]]; then "$JCMD" "$SERVER_PID" JFR.stop name=bench >/dev/null; fi
     echo "round=$1 case=$2 mode=$3 $line" >> "$RESULTS"
     log "  round $1 $2 $3: $line"
 }
 
 JCMD=$SERVER_JDK/jcmd
 if [[ -n "${PROFILE:-}" ]]; then
-    log "recording the server with JFR during the rounds: $OUT/rounds.jfr (it slows the server a little)"
-    "$JCMD" "$SERVER_PID" JFR.start name=bench settings=profile filename="$OUT/rounds.jfr" >/dev/null
+    log "recording the server with JFR during the runs through Baton: $OUT/jfr/ (it slows the server a little)"
+    mkdir -p "$OUT/jfr"
 fi
 for round in $(seq "$ROUNDS"); do
     log "round $round of $ROUNDS"
     # alternate which side goes first, so a slow drift of the machine does not favour one side
-    if ((round % 2)); then order=(direct baton); else order=(baton direct); fi
+    if ((round % 2)); then order=(direct baton floor); else order=(floor baton direct); fi
     for c in closed-json closed-sse open-json open-sse; do
         for mode in "${order[@]}"; do run_case "$round" "$c" "$mode"; done
     done
 done
 
 if [[ -n "${PROFILE:-}" ]]; then
-    "$JCMD" "$SERVER_PID" JFR.stop name=bench >/dev/null
-    "${J[@]}" ProfileSummary "$OUT/rounds.jfr" > "$OUT/profile.md"
-    log "JFR recording in rounds.jfr, where the CPU went in profile.md (full stacks:"
-    log "  jfr print --stack-depth 64 --events jdk.ExecutionSample $OUT/rounds.jfr)"
+    "${J[@]}" ProfileSummary "$OUT"/jfr/*.jfr > "$OUT/profile.md"
+    log "JFR recordings in jfr/, where the CPU went in profile.md (full stacks:"
+    log "  jfr print --stack-depth 64 --events jdk.ExecutionSample $OUT/jfr/<round>-<case>.jfr)"
 fi
 
 # ---- many slow streams through Baton: threads and heap of the server ------------------------------------------
