@@ -52,6 +52,8 @@ Flags:
                       and sum up where its CPU went in profile.md
   --offline           pass -o to Maven
   --no-build          reuse the WAR and server already built under war-sample/target
+  --war FILE          run this sample WAR instead of the one built (e.g. one built from an older commit, to
+                      compare before and after on the same machine)
   --out DIR           where logs and results go (default benchmarks/e2e/results/<time>)
 Environment: BENCH_JAVA = a Java 21+ launcher for the fake upstream and the load driver
              (default: /usr/lib/jvm/temurin-25-jdk-amd64/bin/java, else java on PATH if 21+).
@@ -75,6 +77,7 @@ while [[ $# -gt 0 ]]; do
         --profile) PROFILE=1 ;;
         --offline) OFFLINE=-o ;;
         --no-build) BUILD= ;;
+        --war) WAR=$(readlink -f "$2"); shift ;;
         --out) OUT=$2; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "unknown flag $1 (see --help)" >&2; exit 2 ;;
@@ -234,7 +237,7 @@ if [[ $SERVER == liberty ]]; then
     # target/classes): a loose app is re-read from those folders, and when the server runs out of file handles
     # under load it takes the failed reads for changes and restarts the application.
     rm -f "$WLP/usr/servers/baton/apps/baton-sample.war.xml"
-    cp "$ROOT/war-sample/target/baton-sample.war" "$WLP/usr/servers/baton/apps/baton-sample.war"
+    cp "${WAR:-$ROOT/war-sample/target/baton-sample.war}" "$WLP/usr/servers/baton/apps/baton-sample.war"
     mkdir -p "$WLP/usr/servers/baton/dropins"
     cp "$OUT/floor.war" "$WLP/usr/servers/baton/dropins/floor.war"
     "$WLP/bin/server" run baton > "$OUT/server.log" 2>&1 &
@@ -242,7 +245,7 @@ if [[ $SERVER == liberty ]]; then
 else
     [[ -n "$WILDFLY_HOME" ]] || { echo "no WildFly under war-sample/target: run without --no-build" >&2; exit 1; }
     rm -f "$WILDFLY_HOME"/standalone/deployments/baton-sample.war*
-    cp "$ROOT/war-sample/target/baton-sample.war" "$WILDFLY_HOME/standalone/deployments/"
+    cp "${WAR:-$ROOT/war-sample/target/baton-sample.war}" "$WILDFLY_HOME/standalone/deployments/baton-sample.war"
     cp "$OUT/floor.war" "$WILDFLY_HOME/standalone/deployments/floor.war"
     "$WILDFLY_HOME/bin/standalone.sh" -c standalone.xml > "$OUT/server.log" 2>&1 &
     PIDS+=($!)

@@ -17,6 +17,7 @@ import org.apache.hc.core5.http.nio.AsyncResponseConsumer;
 import org.apache.hc.core5.http.nio.entity.AsyncEntityProducers;
 import org.apache.hc.core5.http.nio.support.BasicRequestProducer;
 import org.apache.hc.core5.http2.HttpVersionPolicy;
+import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
 import org.apache.hc.core5.io.CloseMode;
 import org.apache.hc.core5.reactor.IOReactorConfig;
 import org.apache.hc.core5.util.Timeout;
@@ -63,6 +64,8 @@ public final class BatonHttpClient implements AutoCloseable {
         var connections = PoolingAsyncClientConnectionManagerBuilder.create()
                 .setMaxConnTotal(MAX_CONNECTIONS)
                 .setMaxConnPerRoute(MAX_CONNECTIONS)
+                // A lock per route, not one for the whole pool: every request leases and returns a connection.
+                .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.LAX)
                 .setDefaultConnectionConfig(ConnectionConfig.custom()
                         .setConnectTimeout(Timeout.of(connectTimeout))
                         .build())

@@ -69,9 +69,17 @@ public final class JsonScan {
         /** The value of member {@code name} of this object, or {@code null} when there is none (or this is no object). */
         public Span member(String name) {
             Span found = null;
-            for (Member m : members()) {
-                if (m.nameIs(name)) {
-                    found = m.value(); // the last one wins, as in a parsed tree
+            if (isObject()) {
+                JsonScan scan = new JsonScan(text);
+                int i = scan.whitespace(start + 1);
+                while (text.charAt(i) != '}') {
+                    int nameEnd = scan.skip(i);
+                    int valueStart = scan.whitespace(scan.whitespace(nameEnd) + 1); // past the ':'
+                    int valueEnd = scan.skip(valueStart);
+                    if (Member.nameIs(text, i, nameEnd, name)) {
+                        found = new Span(text, valueStart, valueEnd); // the last one wins, as in a parsed tree
+                    }
+                    i = scan.next(valueEnd);
                 }
             }
             return found;
@@ -80,19 +88,15 @@ public final class JsonScan {
         /** The members of this object in order; none when this is no object. */
         public List<Member> members() {
             List<Member> members = new ArrayList<>();
-            if (!isObject()) {
-                return members;
-            }
-            JsonScan scan = new JsonScan(text);
-            int i = scan.whitespace(start + 1);
-            while (text.charAt(i) != '}') {
-                int nameEnd = scan.value(i, 0);
-                int valueStart = scan.whitespace(scan.whitespace(nameEnd) + 1); // past the ':'
-                int valueEnd = scan.value(valueStart, 0);
-                members.add(new Member(new Span(text, i, nameEnd), new Span(text, valueStart, valueEnd)));
-                i = scan.whitespace(valueEnd);
-                if (text.charAt(i) == ',') {
-                    i = scan.whitespace(i + 1);
+            if (isObject()) {
+                JsonScan scan = new JsonScan(text);
+                int i = scan.whitespace(start + 1);
+                while (text.charAt(i) != '}') {
+                    int nameEnd = scan.skip(i);
+                    int valueStart = scan.whitespace(scan.whitespace(nameEnd) + 1);
+                    int valueEnd = scan.skip(valueStart);
+                    members.add(new Member(new Span(text, i, nameEnd), new Span(text, valueStart, valueEnd)));
+                    i = scan.next(valueEnd);
                 }
             }
             return members;
@@ -101,17 +105,13 @@ public final class JsonScan {
         /** The elements of this array in order; none when this is no array. */
         public List<Span> elements() {
             List<Span> elements = new ArrayList<>();
-            if (!isArray()) {
-                return elements;
-            }
-            JsonScan scan = new JsonScan(text);
-            int i = scan.whitespace(start + 1);
-            while (text.charAt(i) != ']') {
-                int end = scan.value(i, 0);
-                elements.add(new Span(text, i, end));
-                i = scan.whitespace(end);
-                if (text.charAt(i) == ',') {
-                    i = scan.whitespace(i + 1);
+            if (isArray()) {
+                JsonScan scan = new JsonScan(text);
+                int i = scan.whitespace(start + 1);
+                while (text.charAt(i) != ']') {
+                    int end = scan.skip(i);
+                    elements.add(new Span(text, i, end));
+                    i = scan.next(end);
                 }
             }
             return elements;
@@ -156,14 +156,69 @@ public final class JsonScan {
     public record Member(Span name, Span value) {
 
         public boolean nameIs(String expected) {
+            return nameIs(name.text(), name.start(), name.end(), expected);
+        }
+
+        /** Whether the string at {@code [start, end)} of {@code text} is {@code expected}. */
+        static boolean nameIs(String text, int start, int end, String expected) {
             // The raw name is the expected one between quotes, unless it was written with escapes.
-            int length = name.end() - name.start() - 2;
-            if (length == expected.length()
-                    && name.text().regionMatches(name.start() + 1, expected, 0, length)) {
+            int length = end - start - 2;
+            if (length == expected.length() && text.regionMatches(start + 1, expected, 0, length)) {
                 return true;
             }
-            int escape = name.text().indexOf('\\', name.start());
-            return escape >= 0 && escape < name.end() && expected.equals(name.string());
+            int escape = text.indexOf('\\', start);
+            return escape >= 0 && escape < end && expected.equals(new Span(text, start, end).string());
+        }
+    }
+
+    /** Past a separating comma and whitespace, to the next member or element, or at the closing bracket. */
+    private int next(int i) {
+        i = whitespace(i);
+        return text.charAt(i) == ',' ? whitespace(i + 1) : i;
+    }
+
+    /**
+     * The index after the value at {@code i} of a text already checked: strings are skipped with
+     * {@link String#indexOf(int, int)}, containers by counting brackets outside strings, nothing is checked again.
+     */
+    private int skip(int i) {
+        char c = text.charAt(i);
+        if (c == '"') {
+            return skipString(i);
+        }
+        if (c == '{' || c == '[') {
+            int depth = 0;
+            for (int j = i; ; j++) {
+                char d = text.charAt(j);
+                if (d == '"') {
+                    j = skipString(j) - 1;
+                } else if (d == '{' || d == '[') {
+                    depth++;
+                } else if ((d == '}' || d == ']') && --depth == 0) {
+                    return j + 1;
+                }
+            }
+        }
+        int j = i + 1; // a number or a literal: up to the next delimiter
+        while (j < text.length() && ",}] \t\n\r".indexOf(text.charAt(j)) < 0) {
+            j++;
+        }
+        return j;
+    }
+
+    /** The index after the closing quote of the checked string at {@code i}. */
+    private int skipString(int i) {
+        int from = i + 1;
+        while (true) {
+            int quote = text.indexOf('"', from);
+            int backslashes = 0;
+            while (text.charAt(quote - 1 - backslashes) == '\\') {
+                backslashes++;
+            }
+            if (backslashes % 2 == 0) {
+                return quote + 1;
+            }
+            from = quote + 1;
         }
     }
 

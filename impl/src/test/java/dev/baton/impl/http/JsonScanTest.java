@@ -49,6 +49,24 @@ class JsonScanTest {
     }
 
     @Test
+    void stepsOverEscapedQuotesBackslashesAndBracketsInsideStrings() {
+        String text = "{\"a\":\"x\\\\\",\"b\":\"y\\\"z\\\\\\\"\",\"c\":[{\"d\":\"]}\\\"{[\"},-1.5e+2,true],"
+                + "\"e\":null,\"f\":{\"g\":{}}}";
+        JsonObject tree = Json.createReader(new StringReader(text)).readObject();
+        JsonScan.Span root = JsonScan.object(text);
+
+        assertEquals(tree.getString("a"), root.member("a").string());
+        assertEquals(tree.getString("b"), root.member("b").string());
+        assertEquals(tree.getJsonArray("c").toString(), Json.createReader(new StringReader(root.member("c").json()))
+                .readArray().toString());
+        assertEquals(3, root.member("c").elements().size());
+        assertEquals("]}\"{[", root.member("c").elements().get(0).member("d").string());
+        assertEquals("-1.5e+2", root.member("c").elements().get(1).json());
+        assertTrue(root.member("e").isNull());
+        assertEquals("{}", root.member("f").member("g").json());
+    }
+
+    @Test
     void refusesNestingPastItsBound() {
         String deep = "{\"a\":" + "[".repeat(JsonScan.MAX_DEPTH) + "]".repeat(JsonScan.MAX_DEPTH) + "}";
         assertThrows(IllegalArgumentException.class, () -> JsonScan.object(deep));
