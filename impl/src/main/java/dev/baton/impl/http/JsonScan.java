@@ -163,11 +163,18 @@ public final class JsonScan {
         static boolean nameIs(String text, int start, int end, String expected) {
             // The raw name is the expected one between quotes, unless it was written with escapes.
             int length = end - start - 2;
-            if (length == expected.length() && text.regionMatches(start + 1, expected, 0, length)) {
-                return true;
+            if (length == expected.length()) {
+                return text.regionMatches(start + 1, expected, 0, length);
             }
-            int escape = text.indexOf('\\', start);
-            return escape >= 0 && escape < end && expected.equals(new Span(text, start, end).string());
+            if (length < expected.length()) {
+                return false; // an escape only ever lengthens a name
+            }
+            for (int i = start + 1; i < end - 1; i++) {
+                if (text.charAt(i) == '\\') {
+                    return expected.equals(new Span(text, start, end).string());
+                }
+            }
+            return false;
         }
     }
 

@@ -23,7 +23,7 @@ public final class OpenAiShape {
         if (!(chunk instanceof RawJsonObject raw)) {
             return new ChatChunk(chunk, null, null).finishReason();
         }
-        JsonScan.Span choices = raw.scan().member("choices");
+        JsonScan.Span choices = raw.member("choices");
         if (choices != null) {
             for (JsonScan.Span choice : choices.elements()) {
                 JsonScan.Span reason = choice.member("finish_reason");
@@ -40,7 +40,7 @@ public final class OpenAiShape {
         if (!(chunk instanceof RawJsonObject raw)) {
             return new ChatChunk(chunk, null, null).hasOutput();
         }
-        JsonScan.Span choices = raw.scan().member("choices");
+        JsonScan.Span choices = raw.member("choices");
         if (choices == null) {
             return false;
         }
@@ -66,7 +66,7 @@ public final class OpenAiShape {
         if (!(answer instanceof RawJsonObject raw)) {
             return answer.get("usage") instanceof JsonObject usage ? usage : null;
         }
-        JsonScan.Span usage = raw.scan().member("usage");
+        JsonScan.Span usage = raw.member("usage");
         if (usage == null || !usage.isObject()) {
             return null;
         }

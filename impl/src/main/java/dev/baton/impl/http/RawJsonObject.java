@@ -10,6 +10,7 @@ import jakarta.json.spi.JsonProvider;
 import java.io.StringReader;
 import java.util.AbstractMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -27,6 +28,7 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
     private final String text;
     private final JsonScan.Span root;
     private volatile JsonObject tree;
+    private volatile List<JsonScan.Member> members;
 
     private RawJsonObject(String text, JsonScan.Span root) {
         this.text = text;
@@ -43,6 +45,22 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
     /** The object as positions in its text, to read a few members without building it. */
     public JsonScan.Span scan() {
         return root;
+    }
+
+    /** The value of member {@code name}, read from the text, or {@code null}; the members are found once. */
+    public JsonScan.Span member(String name) {
+        List<JsonScan.Member> all = members;
+        if (all == null) {
+            all = root.members();
+            members = all;
+        }
+        JsonScan.Span found = null;
+        for (JsonScan.Member m : all) {
+            if (m.nameIs(name)) {
+                found = m.value(); // the last one wins, as in the tree
+            }
+        }
+        return found;
     }
 
     /**

@@ -123,7 +123,7 @@ public final class OpenAiProtocol {
                 LOG.log(Level.DEBUG, "skipped a malformed stream event ({0} so far)", malformed);
                 return List.of();
             }
-            JsonScan.Span error = chunk.scan().member("error");
+            JsonScan.Span error = chunk.member("error");
             if (error != null && error.isObject()) {
                 String type = text(error.member("type"));
                 String code = text(error.member("code"));
