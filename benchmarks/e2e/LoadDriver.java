@@ -379,8 +379,9 @@ public final class LoadDriver {
                 continue;
             }
             for (String metric : List.of("rps", "p50_us", "p90_us", "p99_us", "ttfb_p50_us", "ttfb_p90_us",
-                    "ttfb_p99_us")) {
-                if (kv.containsKey(metric) && (metric.equals("rps") || !name.startsWith("closed"))) {
+                    "ttfb_p99_us", "server_cpu_us")) {
+                if (kv.containsKey(metric) && (metric.equals("rps") || metric.equals("server_cpu_us")
+                        || !name.startsWith("closed"))) {
                     data.computeIfAbsent(name, k -> new LinkedHashMap<>()).computeIfAbsent(metric,
                             k -> new TreeMap<>()).computeIfAbsent(mode, k -> new ArrayList<>())
                             .add(Double.parseDouble(kv.get(metric)));
@@ -417,6 +418,20 @@ public final class LoadDriver {
                 System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f× | %s | %s | %s |%n", byCase.getKey(),
                         byMetric.getKey().replace("_us", rps ? "" : " (µs)").replace("rps", "req/s"),
                         format(d), format(b), b / d, added, perRound, floorColumns);
+            }
+        }
+        System.out.println();
+        // CPU per request has no direct side (the upstream is another process): Baton against the floor.
+        System.out.println("| case | server CPU per request, Baton | server floor | Baton − floor |");
+        System.out.println("|---|---:|---:|---:|");
+        for (var byCase : data.entrySet()) {
+            Map<String, List<Double>> cpu = byCase.getValue().get("server_cpu_us");
+            if (cpu != null && cpu.containsKey("baton")) {
+                double b = median(cpu.get("baton"));
+                double f = cpu.containsKey("floor") ? median(cpu.get("floor")) : Double.NaN;
+                System.out.printf(Locale.ROOT, "| %s | %,.0f µs | %s | %s |%n", byCase.getKey(), b,
+                        Double.isNaN(f) ? "—" : String.format(Locale.ROOT, "%,.0f µs", f),
+                        Double.isNaN(f) ? "—" : String.format(Locale.ROOT, "%+,.0f µs", b - f));
             }
         }
         System.out.println();

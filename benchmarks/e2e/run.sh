@@ -271,6 +271,17 @@ wrk_run "$FLOOR_URL" "" "$SSE_BODY" 5 >/dev/null
 
 # ---- rounds: every case direct and through Baton, back to back ----------------------------------------------
 
+# The server's CPU time (user and system, in clock ticks) from /proc, and what a run spent of it per request: a
+# measure of cost that other jobs on the machine disturb far less than throughput.
+server_cpu_ticks() { awk '{ print $14, $15 }' "/proc/$SERVER_PID/stat"; }
+server_cpu_per_request() {
+    local before=($1) after=($(server_cpu_ticks)) hz requests
+    hz=$(getconf CLK_TCK)
+    requests=$(grep -o -E '(requests|ok)=[0-9]+' <<<"$2" | head -1 | cut -d= -f2)
+    awk -v u=$((after[0] - before[0])) -v s=$((after[1] - before[1])) -v hz="$hz" -v n="${requests:-0}" \
+        'BEGIN { if (n > 0) printf "server_cpu_us=%.1f server_sys_share=%.2f", (u + s) * 1e6 / hz / n, (u + s) ? s / (u + s) : 0 }'
+}
+
 # run_case ROUND CASE MODE
 run_case() {
     local url auth line
@@ -279,6 +290,7 @@ run_case() {
         floor) url=$FLOOR_URL; auth= ;;
         *) url=$BATON_URL; auth=$BATON_AUTH ;;
     esac
+    local cpu_before; cpu_before=$(server_cpu_ticks)
     if [[ -n "${PROFILE:-}" && $3 == baton ]]; then
         "$JCMD" "$SERVER_PID" JFR.start name=bench settings=profile filename="$OUT/jfr/$1-$2.jfr" >/dev/null
     fi
@@ -291,6 +303,7 @@ run_case() {
                         --auth "$auth" --body "$SSE_BODY" --stream 2>>"$OUT/driver.log" | grep '^OPEN' | cut -d' ' -f2-) ;;
     esac
     if [[ -n "${PROFILE:-}" && $3 == baton ]]; then "$JCMD" "$SERVER_PID" JFR.stop name=bench >/dev/null; fi
+    if [[ $3 != direct ]]; then line="$line $(server_cpu_per_request "$cpu_before" "$line")"; fi
     echo "round=$1 case=$2 mode=$3 $line" >> "$RESULTS"
     log "  round $1 $2 $3: $line"
 }
@@ -329,7 +342,7 @@ if ((STREAMS > 0)); then
     # fails in ways that have nothing to do with Baton.
     fd_limit=$(awk '/Max open files/ { print $4 }' "/proc/$SERVER_PID/limits")
     fd_now=$(ls "/proc/$SERVER_PID/fd" | wc -l)
-    fit=$(((fd_limit * 9 / 10 - fd_now - 500) / 2))
+    fit=$(((fd_limit - fd_now - 1000) / 2))
     if ((STREAMS > fit)); then
         log "the server may open $fd_limit files ($fd_now in use): $STREAMS streams need two each; running $fit"
         STREAMS=$fit
