@@ -1,5 +1,6 @@
 package dev.baton.impl.engine;
 
+import dev.baton.impl.config.Redactor;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.health.HealthRegistry;
 import dev.baton.impl.limits.ConnectionGuards;

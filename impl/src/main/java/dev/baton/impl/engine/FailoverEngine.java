@@ -1,5 +1,6 @@
 package dev.baton.impl.engine;
 
+import dev.baton.impl.config.Redactor;
 import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
@@ -17,7 +18,6 @@ import dev.baton.spi.RecordStore;
 
 import java.security.SecureRandom;
 import java.time.InstantSource;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -43,20 +43,16 @@ public final class FailoverEngine {
     private final EngineContext ctx;
 
     /**
+     * @param adapters one per provider id ({@code baton.connections.<name>.provider})
      * @param timer the application's one timer (see {@code Threads.timer}): the engine's timeouts and waits run on
      *              it, and it stays the caller's to shut down
      */
-    public FailoverEngine(BatonConfig config, List<ProviderAdapter> adapters, RecordStore store, InstantSource clock,
-                          ScheduledExecutorService timer, HealthListener listener, EngineObserver observer) {
-        Map<String, ProviderAdapter> byId = new HashMap<>();
-        for (ProviderAdapter adapter : adapters) {
-            if (byId.putIfAbsent(adapter.id(), adapter) != null) {
-                throw new IllegalArgumentException("two provider adapters have the id " + adapter.id());
-            }
-        }
+    public FailoverEngine(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
+                          InstantSource clock, ScheduledExecutorService timer, HealthListener listener,
+                          EngineObserver observer) {
         HealthRegistry health = new HealthRegistry(config.connections(), clock, listener);
         this.planner = new Planner(config);
-        this.ctx = new EngineContext(config, Map.copyOf(byId), health, new RetryBudget(config.retryBudget(), clock),
+        this.ctx = new EngineContext(config, Map.copyOf(adapters), health, new RetryBudget(config.retryBudget(), clock),
                 new ConnectionGuards(config.connections()),
                 store, Redactor.forConnections(config.connections()), clock, timer,
                 () -> ThreadLocalRandom.current().nextLong(), observer);

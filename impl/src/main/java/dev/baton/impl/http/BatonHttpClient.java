@@ -1,5 +1,6 @@
 package dev.baton.impl.http;
 
+import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.impl.concurrent.Threads;
 import org.apache.hc.client5.http.async.AsyncExecRuntime;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -92,7 +93,7 @@ public final class BatonHttpClient implements AutoCloseable {
      * Sends {@code call}; the consumer reads the response on an I/O thread and the callback hears how the exchange
      * ended. Cancelling the returned handle aborts the exchange and closes its connection.
      */
-    Cancellable send(HttpCall call, AsyncResponseConsumer<Void> response, FutureCallback<Void> callback) {
+    Cancellable send(Request call, AsyncResponseConsumer<Void> response, FutureCallback<Void> callback) {
         var request = new BasicHttpRequest(call.method(), call.uri());
         call.headers().forEach(request::addHeader);
         // The content type travels in the headers; this one is never sent.

@@ -1,5 +1,6 @@
 package dev.baton.impl.http;
 
+import dev.baton.spi.ProviderTransport.ResponseHeaders;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;

@@ -1,5 +1,8 @@
 package dev.baton.impl.config;
 
+import dev.baton.spi.ProviderAdapterFactory;
+import dev.baton.impl.openai.OpenAiAdapterFactory;
+import dev.baton.impl.azure.AzureOpenAiAdapterFactory;
 import dev.baton.FailureAction;
 import dev.baton.FailureKind;
 import dev.baton.exception.FailoverDefinitionException;
@@ -34,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ConfigLoaderTest {
 
-    private static final Set<String> PROVIDERS = Set.of("openai");
+    private static final List<ProviderAdapterFactory> PROVIDERS = List.of(new OpenAiAdapterFactory());
     private static final String PRIMARY_KEY = "sk-test-PRIMARY-9d8c7b6a5f4e";
     private static final String STANDBY_KEY = "sk-test-STANDBY-1a2b3c4d5e6f";
 
@@ -595,7 +598,8 @@ class ConfigLoaderTest {
 
     // ---------------------------------------------------------------- azure-openai, alternate hosts
 
-    private static final Set<String> WITH_AZURE = Set.of("openai", "azure-openai");
+    private static final List<ProviderAdapterFactory> WITH_AZURE = List.of(new OpenAiAdapterFactory(),
+            new AzureOpenAiAdapterFactory());
 
     private static Map<String, String> azure() {
         Map<String, String> m = new HashMap<>();
@@ -618,8 +622,8 @@ class ConfigLoaderTest {
         ConnectionConfig az = ConfigLoader.load(config(azure()), WITH_AZURE).connection("az").orElseThrow();
 
         assertEquals(URI.create("https://my-resource.openai.azure.com"), az.baseUrl());
-        assertEquals("2024-10-21", az.apiVersion());
-        assertEquals(Map.of("gpt-4o", "chat-prod"), az.deployments());
+        assertEquals(Map.of("api-version", "2024-10-21"), az.settings());
+        assertEquals(Map.of("gpt-4o", Map.of("deployment", "chat-prod")), az.modelSettings());
         assertEquals(Map.of("api-version", "2024-10-21", "deployment", "chat-prod"), az.settings("gpt-4o"));
         assertEquals(Map.of("api-version", "2024-10-21"), az.settings("gpt-4o-mini"), "default: named like the model");
     }
