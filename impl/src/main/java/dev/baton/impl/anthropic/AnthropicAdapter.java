@@ -1,19 +1,19 @@
 package dev.baton.impl.anthropic;
 
-import dev.baton.spi.AdapterContext;
-import dev.baton.spi.ProviderTransport;
-import dev.baton.spi.ProviderTransport.Event;
-import dev.baton.spi.ProviderTransport.Request;
-import dev.baton.spi.ProviderTransport.ResponseHeaders;
-import dev.baton.spi.ProviderTransport.StreamEvents;
 import dev.baton.FailureKind;
 import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.http.RetryAfter;
 import dev.baton.impl.http.SseParser;
+import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
 import dev.baton.spi.ProviderTarget;
+import dev.baton.spi.ProviderTransport.Event;
+import dev.baton.spi.ProviderTransport.Request;
+import dev.baton.spi.ProviderTransport.ResponseHeaders;
+import dev.baton.spi.ProviderTransport.StreamEvents;
+import dev.baton.spi.ProviderTransport;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;

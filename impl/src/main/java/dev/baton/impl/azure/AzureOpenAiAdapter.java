@@ -1,11 +1,11 @@
 package dev.baton.impl.azure;
 
-import dev.baton.spi.AdapterContext;
-import dev.baton.spi.ProviderTransport;
-import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.impl.openai.OpenAiProtocol;
+import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderTarget;
+import dev.baton.spi.ProviderTransport.Request;
+import dev.baton.spi.ProviderTransport;
 import jakarta.json.JsonObject;
 
 import java.net.URI;

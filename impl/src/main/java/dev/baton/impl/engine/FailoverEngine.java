@@ -1,15 +1,15 @@
 package dev.baton.impl.engine;
 
-import dev.baton.impl.config.Redactor;
 import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.PolicyOverride;
+import dev.baton.impl.config.Redactor;
 import dev.baton.impl.health.HealthListener;
-import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.health.HealthRegistry;
+import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.limits.ConnectionGuards;
 import dev.baton.record.RequestRecord;
 import dev.baton.spi.ProviderAdapter;

@@ -1,7 +1,7 @@
 package dev.baton.impl.http;
 
-import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.impl.concurrent.Threads;
+import dev.baton.spi.ProviderTransport.Request;
 import org.apache.hc.client5.http.async.AsyncExecRuntime;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
@@ -24,8 +24,8 @@ import org.apache.hc.core5.util.Timeout;
 
 import java.time.Duration;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 

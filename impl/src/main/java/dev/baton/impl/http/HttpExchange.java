@@ -1,14 +1,14 @@
 package dev.baton.impl.http;
 
-import dev.baton.spi.ProviderTransport;
+import dev.baton.FailureKind;
+import dev.baton.spi.ProviderException;
+import dev.baton.spi.ProviderFailure;
 import dev.baton.spi.ProviderTransport.ErrorReader;
 import dev.baton.spi.ProviderTransport.Event;
 import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.spi.ProviderTransport.ResponseHeaders;
 import dev.baton.spi.ProviderTransport.StreamEvents;
-import dev.baton.FailureKind;
-import dev.baton.spi.ProviderException;
-import dev.baton.spi.ProviderFailure;
+import dev.baton.spi.ProviderTransport;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.spi.JsonProvider;

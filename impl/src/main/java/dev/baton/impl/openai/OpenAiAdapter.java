@@ -1,10 +1,10 @@
 package dev.baton.impl.openai;
 
 import dev.baton.spi.AdapterContext;
-import dev.baton.spi.ProviderTransport;
-import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderTarget;
+import dev.baton.spi.ProviderTransport.Request;
+import dev.baton.spi.ProviderTransport;
 import jakarta.json.JsonObject;
 
 import java.net.URI;

@@ -1,17 +1,17 @@
 package dev.baton.impl.openai;
 
-import dev.baton.spi.AdapterContext;
-import dev.baton.spi.ProviderTransport.Event;
-import dev.baton.spi.ProviderTransport.Request;
-import dev.baton.spi.ProviderTransport.ResponseHeaders;
-import dev.baton.spi.ProviderTransport.StreamEvents;
 import dev.baton.ChatChunk;
 import dev.baton.FailureKind;
 import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.http.RetryAfter;
 import dev.baton.impl.http.SseParser;
+import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
+import dev.baton.spi.ProviderTransport.Event;
+import dev.baton.spi.ProviderTransport.Request;
+import dev.baton.spi.ProviderTransport.ResponseHeaders;
+import dev.baton.spi.ProviderTransport.StreamEvents;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;

@@ -1,11 +1,11 @@
 package dev.baton.impl.config;
 
-import dev.baton.spi.ProviderAdapterFactory;
-import dev.baton.impl.openai.OpenAiAdapterFactory;
-import dev.baton.impl.azure.AzureOpenAiAdapterFactory;
 import dev.baton.FailureAction;
 import dev.baton.FailureKind;
 import dev.baton.exception.FailoverDefinitionException;
+import dev.baton.impl.azure.AzureOpenAiAdapterFactory;
+import dev.baton.impl.openai.OpenAiAdapterFactory;
+import dev.baton.spi.ProviderAdapterFactory;
 import io.smallrye.config.ConfigSourceInterceptor;
 import io.smallrye.config.ConfigSourceInterceptorContext;
 import io.smallrye.config.ConfigValue;

@@ -1,7 +1,7 @@
 package dev.baton.impl.config;
 
-import dev.baton.impl.openai.OpenAiAdapterFactory;
 import dev.baton.exception.FailoverDefinitionException;
+import dev.baton.impl.openai.OpenAiAdapterFactory;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import org.eclipse.microprofile.config.Config;

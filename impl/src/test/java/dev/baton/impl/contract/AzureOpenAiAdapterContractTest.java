@@ -1,7 +1,7 @@
 package dev.baton.impl.contract;
 
-import dev.baton.impl.azure.AzureOpenAiAdapterFactory;
 import dev.baton.impl.azure.AzureOpenAiAdapter;
+import dev.baton.impl.azure.AzureOpenAiAdapterFactory;
 import dev.baton.spi.ProviderAdapterFactory;
 import dev.baton.spi.ProviderTarget;
 

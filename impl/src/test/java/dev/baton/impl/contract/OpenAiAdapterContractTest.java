@@ -1,9 +1,7 @@
 package dev.baton.impl.contract;
 
 import dev.baton.impl.openai.OpenAiAdapterFactory;
-import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.spi.ProviderAdapterFactory;
-
 
 class OpenAiAdapterContractTest extends AdapterContract {
 

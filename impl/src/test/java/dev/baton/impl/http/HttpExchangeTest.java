@@ -1,12 +1,12 @@
 package dev.baton.impl.http;
 
-import dev.baton.impl.adapter.Adapters;
-import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.FailureKind;
-import dev.baton.impl.engine.EngineFixture;
+import dev.baton.impl.adapter.Adapters;
 import dev.baton.impl.config.Redactor;
+import dev.baton.impl.engine.EngineFixture;
 import dev.baton.impl.openai.OpenAiProtocol;
 import dev.baton.spi.ProviderException;
+import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
 import jakarta.json.JsonObject;

@@ -1,19 +1,19 @@
 package dev.baton.impl.stats;
 
-import dev.baton.impl.openai.OpenAiAdapterFactory;
-import dev.baton.impl.adapter.Adapters;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.FailureKind;
+import dev.baton.impl.adapter.Adapters;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
+import dev.baton.impl.config.Redactor;
 import dev.baton.impl.engine.EngineFixture;
 import dev.baton.impl.engine.FailoverEngine;
-import dev.baton.impl.config.Redactor;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.MutableClock;
 import dev.baton.impl.openai.OpenAiAdapter;
+import dev.baton.impl.openai.OpenAiAdapterFactory;
 import dev.baton.impl.record.InMemoryRecordStore;
 import dev.baton.record.RequestRecord;
 import dev.baton.spi.RecordQuery;
