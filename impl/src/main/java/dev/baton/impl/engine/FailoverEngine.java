@@ -65,9 +65,19 @@ public final class FailoverEngine {
 
     /** Like {@link #complete(ChatRequest)}, with a caller's policy over the route's. */
     public CompletableFuture<ChatResponse> complete(ChatRequest request, PolicyOverride override) {
+        return complete(request, override, false);
+    }
+
+    /**
+     * Like {@link #complete(ChatRequest, PolicyOverride)}; {@code callerRetried} says the caller sent this request
+     * again after a failure of its own (an SDK's {@code X-Stainless-Retry-Count}): it spends the retry budget like
+     * one of Baton's retries.
+     */
+    public CompletableFuture<ChatResponse> complete(ChatRequest request, PolicyOverride override,
+                                                    boolean callerRetried) {
         Resolution resolution;
         try {
-            resolution = admit(request, override);
+            resolution = admit(request, override, callerRetried);
         } catch (FailoverException refused) {
             return CompletableFuture.failedFuture(refused);
         }
@@ -81,9 +91,14 @@ public final class FailoverEngine {
 
     /** Like {@link #stream(ChatRequest)}, with a caller's policy over the route's. */
     public Flow.Publisher<ChatChunk> stream(ChatRequest request, PolicyOverride override) {
+        return stream(request, override, false);
+    }
+
+    /** Like {@link #stream(ChatRequest, PolicyOverride)}; {@code callerRetried} as for {@code complete}. */
+    public Flow.Publisher<ChatChunk> stream(ChatRequest request, PolicyOverride override, boolean callerRetried) {
         Resolution resolution;
         try {
-            resolution = admit(request, override);
+            resolution = admit(request, override, callerRetried);
         } catch (FailoverException refused) {
             return HttpExchange.failed(refused);
         }
@@ -115,10 +130,10 @@ public final class FailoverEngine {
         return ctx.config();
     }
 
-    private Resolution admit(ChatRequest request, PolicyOverride override) {
+    private Resolution admit(ChatRequest request, PolicyOverride override, boolean callerRetried) {
         Resolution resolution = planner.admit(request, override);
         ctx.budget().deposit();
-        if (request.callerRetryCount() > 0) {
+        if (callerRetried) {
             // A client retrying a request we may already have retried: it spends the same budget.
             ctx.budget().tryWithdraw();
         }

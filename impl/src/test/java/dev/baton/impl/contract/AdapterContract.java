@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * What every provider adapter promises the engine, checked against the simulator over real HTTP:
  * OpenAI-shaped answers and chunks, classified failures, streams that complete only when the
  * provider finished, and cancellation that closes the upstream connection. A new adapter extends
- * this class and says how to build its target.
+ * this class, names its factory and says how to build its target.
  */
 abstract class AdapterContract {
 
