@@ -49,7 +49,7 @@ class ThirdPartyAdapterTest {
         props.put("baton.connections.parrot.provider", "echo");
         props.put("baton.connections.parrot.base-url", echo.baseUrl("parrot"));
         props.put("baton.connections.parrot.models", "echo-1");
-        props.put("baton.connections.parrot.echo-prefix", "echo: ");
+        props.put("baton.connections.parrot.echo-prefix", "echo:");
         props.put("baton.routes.chat.targets", "parrot/echo-1");
         return props;
     }
@@ -72,12 +72,12 @@ class ThirdPartyAdapterTest {
         Outcome outcome = mode.call(engine, ChatRequest.of("chat", "hello there"));
 
         assertTrue(outcome.ok(), () -> String.valueOf(outcome.error()));
-        assertEquals("echo: hello there", outcome.text());
+        assertEquals("echo:hello there", outcome.text());
         assertEquals("echo", outcome.servedBy().provider());
         assertEquals("parrot", outcome.servedBy().connection());
         var sent = echo.received().get(echo.received().size() - 1);
         assertEquals("echo-1", sent.getString("model"));
-        assertEquals("echo: ", sent.getString("prefix"), "the declared key reached the adapter as a setting");
+        assertEquals("echo:", sent.getString("prefix"), "the declared key reached the adapter as a setting");
     }
 
     @ParameterizedTest
@@ -97,7 +97,7 @@ class ThirdPartyAdapterTest {
         assertTrue(outcome.ok(), () -> String.valueOf(outcome.error()));
         assertEquals("parrot", outcome.servedBy().connection());
         var record = engine.findRecord(outcome.requestId()).orElseThrow();
-        assertEquals(List.of("down:503:SERVER_ERROR", "parrot:0:null"), record.attempts().stream()
+        assertEquals(List.of("down:503:SERVER_ERROR", "parrot:200:null"), record.attempts().stream()
                 .map(a -> a.connection() + ":" + a.httpStatus() + ":" + a.kind()).toList());
     }
 
