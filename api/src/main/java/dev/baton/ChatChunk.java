@@ -63,11 +63,6 @@ public record ChatChunk(JsonObject body, ServedBy servedBy, String requestId) {
         return "";
     }
 
-    /** The same chunk attributed to a serving target. */
-    public ChatChunk withServedBy(ServedBy by, String id) {
-        return new ChatChunk(body, by, id);
-    }
-
     private static boolean nonEmpty(JsonObject delta, String field) {
         return delta.get(field) instanceof JsonString s && !s.getString().isEmpty();
     }

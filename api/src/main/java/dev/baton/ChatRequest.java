@@ -38,19 +38,14 @@ public final class ChatRequest {
     private final JsonObject body;
     private final List<String> fallbacks;
     private final Duration timeout;
-    private final int callerRetryCount;
 
-    private ChatRequest(JsonObject body, List<String> fallbacks, Duration timeout, int callerRetryCount) {
+    private ChatRequest(JsonObject body, List<String> fallbacks, Duration timeout) {
         this.body = Objects.requireNonNull(body, "body");
         this.fallbacks = List.copyOf(fallbacks);
         if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
             throw new IllegalArgumentException("timeout must be > 0 but was " + timeout);
         }
-        if (callerRetryCount < 0) {
-            throw new IllegalArgumentException("callerRetryCount must be >= 0 but was " + callerRetryCount);
-        }
         this.timeout = timeout;
-        this.callerRetryCount = callerRetryCount;
     }
 
     /**
@@ -79,7 +74,7 @@ public final class ChatRequest {
         JsonObject body = json.containsKey(FALLBACKS)
                 ? JSON.createObjectBuilder(json).remove(FALLBACKS).build()
                 : json;
-        return new ChatRequest(body, fallbacks, null, 0);
+        return new ChatRequest(body, fallbacks, null);
     }
 
     /**
@@ -130,16 +125,8 @@ public final class ChatRequest {
         return Optional.ofNullable(timeout);
     }
 
-    /**
-     * How many times the caller says it already retried this request (an SDK's
-     * {@code X-Stainless-Retry-Count}); a non-zero count is charged to the retry budget.
-     */
-    public int callerRetryCount() {
-        return callerRetryCount;
-    }
-
     public ChatRequest withBody(JsonObject newBody) {
-        return new ChatRequest(newBody, fallbacks, timeout, callerRetryCount);
+        return new ChatRequest(newBody, fallbacks, timeout);
     }
 
     public ChatRequest withStream(boolean stream) {
@@ -147,15 +134,11 @@ public final class ChatRequest {
     }
 
     public ChatRequest withTimeout(Duration newTimeout) {
-        return new ChatRequest(body, fallbacks, newTimeout, callerRetryCount);
-    }
-
-    public ChatRequest withCallerRetryCount(int count) {
-        return new ChatRequest(body, fallbacks, timeout, count);
+        return new ChatRequest(body, fallbacks, newTimeout);
     }
 
     public ChatRequest withFallbacks(List<String> newFallbacks) {
-        return new ChatRequest(body, newFallbacks, timeout, callerRetryCount);
+        return new ChatRequest(body, newFallbacks, timeout);
     }
 
     /** The body as OpenAI-compatible JSON, with {@code fallbacks} put back when present. */
@@ -250,7 +233,7 @@ public final class ChatRequest {
             // JsonObjectBuilder.build() resets the builder; put the state back so it can be reused.
             body.addAll(JSON.createObjectBuilder(built));
             builtMessages.forEach(messages::add);
-            return new ChatRequest(copy.build(), fallbacks, timeout, 0);
+            return new ChatRequest(copy.build(), fallbacks, timeout);
         }
     }
 }

@@ -20,15 +20,4 @@ public record ServedBy(String model, String provider, String connection, String 
         Objects.requireNonNull(connection, "connection");
         Objects.requireNonNull(position, "position");
     }
-
-    /** {@code primary} for index 0, then {@code standby_a}, {@code standby_b}, … {@code standby_z}. */
-    public static String position(int index) {
-        if (index < 0) {
-            throw new IllegalArgumentException("index must be >= 0 but was " + index);
-        }
-        if (index == 0) {
-            return "primary";
-        }
-        return index <= 26 ? "standby_" + (char) ('a' + index - 1) : "standby_" + index;
-    }
 }

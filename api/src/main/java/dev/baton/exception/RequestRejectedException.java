@@ -8,7 +8,11 @@ import java.util.List;
  */
 public final class RequestRejectedException extends FailoverException {
 
-    private RequestRejectedException(String message, int status, String type, String code, String param) {
+    /**
+     * @param status the HTTP status a client sees (4xx); {@code type}, {@code code} and {@code param} as OpenAI's
+     *               {@code error} object has them ({@code param} may be {@code null})
+     */
+    public RequestRejectedException(String message, int status, String type, String code, String param) {
         super(message, status, type, code, param, null, false, null);
     }
 
@@ -34,24 +38,9 @@ public final class RequestRejectedException extends FailoverException {
         return new RequestRejectedException(message, 404, "invalid_request_error", "not_found", null);
     }
 
-    /** 413: the body, or a part of it, is larger than the configured limit. */
-    public static RequestRejectedException tooLarge(String message) {
-        return new RequestRejectedException(message, 413, "invalid_request_error", "request_too_large", null);
-    }
-
     /** 408: the body did not arrive in time. */
     public static RequestRejectedException bodyTimeout(String message) {
         return new RequestRejectedException(message, 408, "invalid_request_error", "request_timeout", null);
     }
 
-    /** 401: the caller's gateway key is missing or wrong. */
-    public static RequestRejectedException unauthorized(String message) {
-        return new RequestRejectedException(message, 401, "authentication_error", "invalid_api_key", null);
-    }
-
-    /** 403: the caller may not use this model or route. */
-    public static RequestRejectedException modelNotAllowed(String model) {
-        return new RequestRejectedException("This key may not use the model `" + model + "`.", 403,
-                "permission_error", "model_not_allowed", "model");
-    }
 }

@@ -21,12 +21,4 @@ public abstract sealed class UpstreamFailedException extends FailoverException
                             Duration retryAfter, boolean retryable, RequestRecord record) {
         super(message, status, type, code, param, retryAfter, retryable, Objects.requireNonNull(record, "record"));
     }
-
-    /** An {@link UpstreamUnavailableException} when {@code retryable}, else an {@link UpstreamRefusedException}. */
-    public static UpstreamFailedException of(String message, int status, String type, String code, String param,
-                                             Duration retryAfter, boolean retryable, RequestRecord record) {
-        return retryable
-                ? new UpstreamUnavailableException(message, status, type, code, param, retryAfter, record)
-                : new UpstreamRefusedException(message, status, type, code, param, record);
-    }
 }

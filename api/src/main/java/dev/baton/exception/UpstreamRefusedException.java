@@ -9,7 +9,12 @@ import dev.baton.record.RequestRecord;
  */
 public final class UpstreamRefusedException extends UpstreamFailedException {
 
-    UpstreamRefusedException(String message, int status, String type, String code, String param,
+    /**
+     * @param status the HTTP status a client sees; {@code type}, {@code code} and {@code param} as OpenAI's
+     *               {@code error} object has them ({@code param} may be {@code null})
+     * @param record every attempt made
+     */
+    public UpstreamRefusedException(String message, int status, String type, String code, String param,
                              RequestRecord record) {
         super(message, status, type, code, param, null, false, record);
     }

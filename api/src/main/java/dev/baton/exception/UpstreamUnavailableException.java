@@ -11,7 +11,13 @@ import java.time.Duration;
  */
 public final class UpstreamUnavailableException extends UpstreamFailedException {
 
-    UpstreamUnavailableException(String message, int status, String type, String code, String param,
+    /**
+     * @param status     the HTTP status a client sees; {@code type}, {@code code} and {@code param} as OpenAI's
+     *                   {@code error} object has them ({@code param} may be {@code null})
+     * @param retryAfter when asking again may help, or {@code null}
+     * @param record     every attempt made
+     */
+    public UpstreamUnavailableException(String message, int status, String type, String code, String param,
                                  Duration retryAfter, RequestRecord record) {
         super(message, status, type, code, param, retryAfter, true, record);
     }

@@ -8,17 +8,15 @@ import java.util.concurrent.Flow;
 
 /**
  * Speaks one provider's wire format. Adapters only translate and classify: they never retry,
- * wait or choose a target; the engine does. One instance serves every connection of its
- * provider kind. Implementations must be thread-safe and must not block the calling thread.
+ * wait or choose a target; the engine does. One instance, created by its {@link ProviderAdapterFactory}, serves every
+ * connection of its provider kind. Implementations must be thread-safe and must not block the calling thread: send
+ * through {@link AdapterContext#transport()}.
  *
  * <p>Every failure is a {@link ProviderException} whose {@link ProviderFailure} was classified by
  * the adapter's own table (a pure function of status, error type, error code and headers).
  * Messages never contain the credential.
  */
 public interface ProviderAdapter {
-
-    /** The provider kind this adapter serves, as written in {@code baton.connections.<name>.provider}. */
-    String id();
 
     /**
      * Sends a non-streaming request. {@code body} is an OpenAI chat-completions body with

@@ -18,8 +18,9 @@ import java.util.Objects;
  * @param headers    extra request headers from configuration (values hidden from {@link #toString()})
  * @param alternateBaseUrls hosts of the same connection to try, in order, inside the same attempt when
  *                   {@code baseUrl} cannot be reached (never after a response arrived); often empty
- * @param settings   provider-specific connection settings that are not headers, for example Azure OpenAI's
- *                   {@code api-version} and {@code deployment}; empty for most providers
+ * @param settings   the values of the connection keys its provider declared
+ *                   ({@link ProviderAdapterFactory#connectionKeys()}), by {@link ConnectionKey#setting()} name: for
+ *                   example Azure OpenAI's {@code api-version} and {@code deployment}; empty for most providers
  */
 public record ProviderTarget(String connection, String provider, URI baseUrl, String apiKey, String model,
                              Map<String, String> headers, List<URI> alternateBaseUrls, Map<String, String> settings) {

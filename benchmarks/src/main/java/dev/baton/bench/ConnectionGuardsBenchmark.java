@@ -44,7 +44,7 @@ public class ConnectionGuardsBenchmark {
 
     private static ConnectionConfig connection(String name, ConnectionLimits limits) {
         return new ConnectionConfig(name, "openai", URI.create("http://127.0.0.1:1/v1"), "", List.of("m"), Map.of(),
-                HealthPolicy.DEFAULT, List.of(), null, Map.of(), limits);
+                HealthPolicy.DEFAULT, List.of(), Map.of(), Map.of(), limits);
     }
 
     @Benchmark

@@ -1,18 +1,19 @@
 package dev.baton.impl.anthropic;
 
 import dev.baton.FailureKind;
-import dev.baton.impl.engine.Redactor;
-import dev.baton.impl.http.BatonHttpClient;
-import dev.baton.impl.http.HttpCall;
 import dev.baton.impl.http.HttpExchange;
-import dev.baton.impl.http.ResponseHeaders;
 import dev.baton.impl.http.RetryAfter;
 import dev.baton.impl.http.SseParser;
-import dev.baton.impl.http.StreamEvents;
+import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
 import dev.baton.spi.ProviderTarget;
+import dev.baton.spi.ProviderTransport.Event;
+import dev.baton.spi.ProviderTransport.Request;
+import dev.baton.spi.ProviderTransport.ResponseHeaders;
+import dev.baton.spi.ProviderTransport.StreamEvents;
+import dev.baton.spi.ProviderTransport;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -40,17 +41,12 @@ public final class AnthropicAdapter implements ProviderAdapter {
     static final String API_VERSION = "2023-06-01";
     private static final System.Logger LOG = System.getLogger(AnthropicAdapter.class.getName());
 
-    private final HttpExchange http;
-    private final Redactor redactor;
+    private final ProviderTransport http;
+    private final AdapterContext context;
 
-    public AnthropicAdapter(BatonHttpClient client, long maxResponseBytes, Redactor redactor) {
-        this.http = new HttpExchange(client, maxResponseBytes);
-        this.redactor = redactor;
-    }
-
-    @Override
-    public String id() {
-        return ID;
+    public AnthropicAdapter(AdapterContext context) {
+        this.http = context.transport();
+        this.context = context;
     }
 
     @Override
@@ -86,10 +82,10 @@ public final class AnthropicAdapter implements ProviderAdapter {
                 && options.get("include_usage") == JsonValue.TRUE;
         return http.stream(target.baseUrls(), base -> request(base, target, wire, true), headersTimeout,
                 this::failure,
-                () -> new Events(includeUsage, redactor));
+                () -> new Events(includeUsage, context));
     }
 
-    private static HttpCall request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
+    private static Request request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("content-type", "application/json");
         headers.put("accept", stream ? "text/event-stream" : "application/json");
@@ -98,7 +94,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
             headers.put("x-api-key", target.apiKey());
         }
         headers.putAll(target.headers());
-        return HttpCall.post(URI.create(base + "/messages"), headers, wire.toString());
+        return Request.post(URI.create(base + "/messages"), headers, wire.toString());
     }
 
     private static ProviderException untranslatable(UntranslatableRequestException e) {
@@ -124,10 +120,10 @@ public final class AnthropicAdapter implements ProviderAdapter {
             // a proxy's HTML page: the status alone classifies it
         }
         Duration retryAfter = RetryAfter.parse(headers, Clock.systemUTC().instant());
-        FailureKind kind = AnthropicClassifier.classify(status, type, errorCode, message, retryAfter != null);
+        FailureKind kind = AnthropicClassifier.classify(status, type, errorCode, message);
         String detail = "HTTP " + status + (type != null ? " " + type : "") + (errorCode != null ? " " + errorCode : "")
                 + (message != null ? ": " + message : "");
-        return new ProviderException(new ProviderFailure(kind, status, type, errorCode, redactor.clean(detail), retryAfter));
+        return new ProviderException(new ProviderFailure(kind, status, type, errorCode, context.redact(detail), retryAfter));
     }
 
     private static String text(JsonValue value) {
@@ -137,16 +133,16 @@ public final class AnthropicAdapter implements ProviderAdapter {
     /** Anthropic's named events through the stream translator; complete only at {@code message_stop}. */
     private static final class Events implements StreamEvents {
         private final AnthropicStreamTranslator translator;
-        private final Redactor redactor;
+        private final AdapterContext context;
         private int malformed;
 
-        Events(boolean includeUsage, Redactor redactor) {
+        Events(boolean includeUsage, AdapterContext context) {
             this.translator = new AnthropicStreamTranslator(includeUsage, Clock.systemUTC().millis() / 1000);
-            this.redactor = redactor;
+            this.context = context;
         }
 
         @Override
-        public List<JsonObject> onEvent(SseParser.Event event) {
+        public List<JsonObject> onEvent(Event event) {
             JsonObject data;
             try {
                 data = HttpExchange.parse(event.data());
@@ -165,7 +161,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
                 // The provider's own words: keep them, but never a credential they might quote.
                 ProviderFailure f = e.failure();
                 throw new ProviderException(new ProviderFailure(f.kind(), f.httpStatus(), f.type(), f.code(),
-                        redactor.clean(f.message()), f.retryAfter()));
+                        context.redact(f.message()), f.retryAfter()));
             }
         }
 

@@ -28,11 +28,10 @@ public final class AnthropicClassifier {
      * @param type       {@code error.type}, or {@code null}
      * @param errorCode  {@code error.details.error_code}, or {@code null}
      * @param message    {@code error.message}, or {@code null}; read only for the self-set usage limit
-     * @param retryAfter whether the response carried a retry-after header. Recorded for the table's
-     *                   sake: a spend-limit 429 comes without one, but only its {@code error_code}
-     *                   tells it apart, so the header alone never changes the kind.
+     *                   (a retry-after header is not an input: a spend-limit 429 comes without one, but only
+     *                   its {@code error_code} tells it apart, so the header alone never changes the kind)
      */
-    public static FailureKind classify(int status, String type, String errorCode, String message, boolean retryAfter) {
+    public static FailureKind classify(int status, String type, String errorCode, String message) {
         // spend_limit: the tier's monthly cap, 429 rate_limit_error with error_code enforced_spend_limit_reached.
         // The code is exact, so it decides wherever it appears (also in a stream, and with a retry-after).
         if (ENFORCED_SPEND_LIMIT.equals(errorCode)) {

@@ -179,7 +179,7 @@ public final class AnthropicStreamTranslator {
         String message = string(error, "message", null);
         String errorCode = error.get("details") instanceof JsonObject details ? string(details, "error_code", null) : null;
         return new ProviderException(new ProviderFailure(
-                AnthropicClassifier.classify(0, type, errorCode, message, false), 0, type, null,
+                AnthropicClassifier.classify(0, type, errorCode, message), 0, type, null,
                 "error event in stream: " + (message != null ? message : type != null ? type : "no message"), null));
     }
 

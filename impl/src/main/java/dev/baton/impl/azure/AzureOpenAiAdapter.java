@@ -1,12 +1,11 @@
 package dev.baton.impl.azure;
 
-import dev.baton.impl.engine.Redactor;
-import dev.baton.impl.http.BatonHttpClient;
-import dev.baton.impl.http.HttpCall;
-import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.openai.OpenAiProtocol;
+import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderTarget;
+import dev.baton.spi.ProviderTransport.Request;
+import dev.baton.spi.ProviderTransport;
 import jakarta.json.JsonObject;
 
 import java.net.URI;
@@ -32,17 +31,12 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
     public static final String DEPLOYMENT = "deployment";
     public static final String API_VERSION = "api-version";
 
-    private final HttpExchange http;
+    private final ProviderTransport http;
     private final OpenAiProtocol protocol;
 
-    public AzureOpenAiAdapter(BatonHttpClient client, long maxResponseBytes, Redactor redactor) {
-        this.http = new HttpExchange(client, maxResponseBytes);
-        this.protocol = new OpenAiProtocol(redactor);
-    }
-
-    @Override
-    public String id() {
-        return ID;
+    public AzureOpenAiAdapter(AdapterContext context) {
+        this.http = context.transport();
+        this.protocol = new OpenAiProtocol(context);
     }
 
     @Override
@@ -74,7 +68,7 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
                 + "/chat/completions?api-version=" + URLEncoder.encode(version, StandardCharsets.UTF_8));
     }
 
-    private static HttpCall request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
+    private static Request request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
         Map<String, String> auth = target.apiKey().isEmpty() ? Map.of() : Map.of("api-key", target.apiKey());
         return OpenAiProtocol.request(uri(base, target), wire, stream, auth, target.headers());
     }

@@ -6,18 +6,15 @@ import dev.baton.ChatResponse;
 import dev.baton.FailoverChatService;
 import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.exception.FailoverException;
-import dev.baton.impl.anthropic.AnthropicAdapter;
+import dev.baton.impl.adapter.Adapters;
 import dev.baton.impl.concurrent.Threads;
-import dev.baton.impl.azure.AzureOpenAiAdapter;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.engine.EngineObserver;
 import dev.baton.impl.engine.FailoverEngine;
-import dev.baton.impl.engine.Redactor;
 import dev.baton.impl.health.HealthListener;
-import dev.baton.impl.http.BatonHttpClient;
 import dev.baton.impl.health.LoggingHealthListener;
-import dev.baton.impl.openai.OpenAiAdapter;
+import dev.baton.impl.http.BatonHttpClient;
 import dev.baton.impl.record.InMemoryRecordStore;
 import dev.baton.impl.record.JdbcRecordSettings;
 import dev.baton.impl.record.JdbcRecordStore;
@@ -37,7 +34,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -58,7 +54,6 @@ import javax.sql.DataSource;
 @Typed(BatonChatService.class)
 public class BatonChatService implements FailoverChatService {
 
-    static final Set<String> PROVIDERS = Set.of(OpenAiAdapter.ID, AnthropicAdapter.ID, AzureOpenAiAdapter.ID);
     /** Jakarta Concurrency's default thread factory, bound by both servers when their concurrency feature is on. */
     static final String DEFAULT_THREAD_FACTORY = "java:comp/DefaultManagedThreadFactory";
     private static final System.Logger LOG = System.getLogger(BatonChatService.class.getName());
@@ -79,15 +74,11 @@ public class BatonChatService implements FailoverChatService {
         ThreadFactory threads = containerThreads();
         timer = Threads.timer(threads);
         http = BatonHttpClient.start(Duration.ofSeconds(10), threads, timer);
-        Redactor redactor = Redactor.forConnections(config.connections());
         Telemetry telemetry = Telemetry.fromServer();
         transactions = TransactionCheck.lookUp();
         store = recordStore(config, threads);
         stats = new ConnectionStats(Clock.systemUTC());
-        engine = new FailoverEngine(config, List.of(new OpenAiAdapter(http, config.maxResponseBytes(), redactor),
-                new AnthropicAdapter(http, config.maxResponseBytes(), redactor),
-                new AzureOpenAiAdapter(http, config.maxResponseBytes(), redactor)),
-                store, Clock.systemUTC(), timer,
+        engine = new FailoverEngine(config, Adapters.create(extension.providers(), http, config), store, Clock.systemUTC(), timer,
                 HealthListener.both(new LoggingHealthListener(), telemetry.healthListener()),
                 EngineObserver.of(List.of(stats, telemetry.observer())));
         telemetry.watch(engine.health());

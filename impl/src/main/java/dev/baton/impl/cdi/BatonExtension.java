@@ -4,11 +4,12 @@ import dev.baton.FailoverChatService;
 import dev.baton.FailoverPolicy;
 import dev.baton.Route;
 import dev.baton.exception.FailoverDefinitionException;
+import dev.baton.impl.adapter.Adapters;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.config.PolicyResolver;
-import dev.baton.impl.readiness.ReadinessChecks;
+import dev.baton.spi.ProviderAdapterFactory;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.Annotated;
@@ -53,6 +54,7 @@ public class BatonExtension implements Extension {
     private final Map<String, Binding> bindings = new ConcurrentHashMap<>();
     private final Map<Method, PolicyOverride> methodPolicies = new ConcurrentHashMap<>();
     private final Map<Class<?>, PolicyOverride> classPolicies = new ConcurrentHashMap<>();
+    private volatile List<ProviderAdapterFactory> providers = List.of();
     private volatile BatonConfig config;
 
     void injectionPoint(@Observes ProcessInjectionPoint<?, FailoverChatService> event) {
@@ -87,7 +89,8 @@ public class BatonExtension implements Extension {
     void validate(@Observes AfterBeanDiscovery event) {
         Config mp = ConfigProvider.getConfig();
         try {
-            config = ConfigLoader.load(mp, BatonChatService.PROVIDERS);
+            providers = Adapters.discover();
+            config = ConfigLoader.load(mp, providers);
         } catch (FailoverDefinitionException e) {
             event.addDefinitionError(e);
             return;
@@ -137,6 +140,11 @@ public class BatonExtension implements Extension {
             throw new IllegalStateException("Baton's configuration was not read; did the deployment fail?");
         }
         return config;
+    }
+
+    /** The provider adapters found at deployment; {@link #config()} was validated against them. */
+    List<ProviderAdapterFactory> providers() {
+        return providers;
     }
 
     /** The route and policy of an injection point seen at deployment, or of a programmatic lookup. */

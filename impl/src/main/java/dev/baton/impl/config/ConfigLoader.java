@@ -3,6 +3,8 @@ package dev.baton.impl.config;
 import dev.baton.FailureAction;
 import dev.baton.FailureKind;
 import dev.baton.exception.FailoverDefinitionException;
+import dev.baton.spi.ConnectionKey;
+import dev.baton.spi.ProviderAdapterFactory;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
@@ -43,47 +45,54 @@ public final class ConfigLoader {
     private static final System.Logger LOG = System.getLogger(ConfigLoader.class.getName());
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
+    /** The keys every connection has; a provider adds its own ({@link ProviderAdapterFactory#connectionKeys()}). */
     private static final Set<String> CONNECTION_KEYS = Set.of("provider", "base-url", "alternate-base-urls", "api-key",
-            "api-version", "models", "eject-after", "eject-after-credential", "cool-off", "max-cool-off",
-            "max-concurrent", "rate-limit");
-    /** The provider that reads {@code api-version} and {@code deployments.*}. */
-    private static final String AZURE = "azure-openai";
-    /** Azure OpenAI's data-plane API versions: {@code 2024-10-21}, {@code 2025-04-01-preview}. */
-    private static final Pattern API_VERSION = Pattern.compile("\\d{4}-\\d{2}-\\d{2}(-preview)?");
-    /** An Azure deployment name: one URL path segment. */
-    private static final Pattern DEPLOYMENT = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+            "models", "eject-after", "eject-after-credential", "cool-off", "max-cool-off", "max-concurrent",
+            "rate-limit");
+    private static final String HEADERS = "headers.";
     private static final Set<String> POLICY_KEYS = Set.of("deadline", "attempt-timeout", "first-token-timeout",
             "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max", "max-wait", "degraded");
-    /** What follows a connection's name in its keys; a trailing dot stands for a name of the key's own. */
-    private static final List<String> CONNECTION_ATTRIBUTES = concat(CONNECTION_KEYS, List.of("headers.", "deployments."));
     private static final List<String> ROUTE_ATTRIBUTES = concat(policyKeys(), List.of("targets"));
     private static final Set<String> GLOBAL_KEYS = Set.of("baton.retry-budget.percent",
             "baton.retry-budget.min-per-second", "baton.retry-budget.window", "baton.records.capacity",
             "baton.records.store", "baton.records.datasource", "baton.records.queue-capacity", "baton.records.retention",
             "baton.records.table-prefix",
             "baton.limits.max-response-bytes", "baton.limits.max-stream-duration");
-    private static final Map<String, String> DEFAULT_BASE_URLS = Map.of("openai", "https://api.openai.com/v1",
-            "anthropic", "https://api.anthropic.com/v1");
 
     private final Config config;
-    private final Set<String> providers;
+    private final Map<String, ProviderAdapterFactory> providers = new TreeMap<>();
+    /** What follows a connection's name in its keys; a trailing dot stands for a name of the key's own. */
+    private final List<String> connectionAttributes;
     private final List<String> problems = new ArrayList<>();
     /** Every {@code baton.*} key written as a dotted name in some source; see {@link #propertyKeys}. */
     private Set<String> keys = Set.of();
     /** Every api-key read, so that a key pasted into another key's value is still never printed. */
     private final List<String> secrets = new ArrayList<>();
 
-    private ConfigLoader(Config config, Set<String> providers) {
+    private ConfigLoader(Config config, Collection<ProviderAdapterFactory> providers) {
         this.config = config;
-        this.providers = providers;
+        Set<String> attributes = new TreeSet<>(CONNECTION_KEYS);
+        attributes.add(HEADERS);
+        for (ProviderAdapterFactory provider : providers) {
+            this.providers.put(provider.id(), provider);
+            for (ConnectionKey key : provider.connectionKeys()) {
+                if (CONNECTION_KEYS.contains(key.name()) || HEADERS.equals(key.name() + ".")) {
+                    problems.add("provider '" + provider.id() + "' (" + provider.getClass().getName()
+                            + ") declares the connection key '" + key.name() + "', which every connection has");
+                }
+                attributes.add(key.perModel() ? key.name() + "." : key.name());
+            }
+        }
+        this.connectionAttributes = List.copyOf(attributes);
     }
 
     /**
-     * @param providers the adapter ids available, for validating {@code provider} keys
+     * @param providers the adapters available: their ids are the valid {@code provider} values, and their declared
+     *                  keys the connection keys read beside the common ones
      * @throws FailoverDefinitionException listing every problem found
      */
-    public static BatonConfig load(Config config, Set<String> providers) {
-        return new ConfigLoader(config, Set.copyOf(providers)).load();
+    public static BatonConfig load(Config config, Collection<ProviderAdapterFactory> providers) {
+        return new ConfigLoader(config, providers).load();
     }
 
     private BatonConfig load() {
@@ -189,7 +198,8 @@ public final class ConfigLoader {
         ENDPOINT_KEYS.forEach(k -> documented.add("baton.endpoint." + k));
         policyKeys().forEach(k -> documented.add(DEFAULTS + "." + k));
         for (String name : connectionNames) {
-            CONNECTION_KEYS.forEach(k -> documented.add(CONNECTIONS + "." + name + "." + k));
+            connectionAttributes.stream().filter(k -> !k.endsWith("."))
+                    .forEach(k -> documented.add(CONNECTIONS + "." + name + "." + k));
         }
         for (String name : routeNames) {
             documented.add(ROUTES + "." + name + ".targets");
@@ -235,8 +245,8 @@ public final class ConfigLoader {
      * {@code BATON_CONNECTIONS_X_COOL_OFF} and {@code BATON_CONNECTIONS_X_HEADERS_Y} are {@code baton.connections};
      * {@code BATON_CONNECTIONS_FILE} or {@code BATON_MODELS_DIR} is no key's (null).
      */
-    private static String keyShape(String env) {
-        Map<String, List<String>> shapes = Map.of(CONNECTIONS, CONNECTION_ATTRIBUTES, ROUTES, ROUTE_ATTRIBUTES,
+    private String keyShape(String env) {
+        Map<String, List<String>> shapes = Map.of(CONNECTIONS, connectionAttributes, ROUTES, ROUTE_ATTRIBUTES,
                 MODELS, ModelProfiles.ATTRIBUTES);
         for (var shape : shapes.entrySet()) {
             String prefix = environmentForm(shape.getKey());
@@ -273,9 +283,8 @@ public final class ConfigLoader {
             }
             String[] parts = key.split("\\.", 4);
             boolean known = switch (parts[1]) {
-                case "connections" -> parts.length == 4 && (CONNECTION_KEYS.contains(parts[3])
-                        || parts[3].startsWith("headers.") && parts[3].length() > "headers.".length()
-                        || parts[3].startsWith("deployments.") && parts[3].length() > "deployments.".length());
+                case "connections" -> parts.length == 4 && connectionAttributes.stream().anyMatch(a -> a.endsWith(".")
+                        ? parts[3].startsWith(a) && parts[3].length() > a.length() : parts[3].equals(a));
                 case "routes" -> parts.length == 4 && (parts[3].equals("targets") || policyKey(parts[3]));
                 case "defaults" -> parts.length >= 3 && policyKey(key.substring(DEFAULTS.length() + 1));
                 default -> false;
@@ -319,16 +328,17 @@ public final class ConfigLoader {
         String p = CONNECTIONS + "." + name + ".";
         int before = problems.size();
         String provider = required(p + "provider");
-        if (provider != null && !providers.contains(provider)) {
+        ProviderAdapterFactory factory = provider == null ? null : providers.get(provider);
+        if (provider != null && factory == null) {
             problems.add(p + "provider: '" + provider + "' is not a known provider; expected one of "
-                    + new TreeSet<>(providers) + source(p + "provider"));
+                    + providers.keySet() + source(p + "provider"));
         }
-        String defaultBase = provider == null ? null : DEFAULT_BASE_URLS.get(provider);
+        String defaultBase = factory == null ? null : factory.defaultBaseUrl().map(URI::toString).orElse(null);
         String base = string(p + "base-url").orElse(defaultBase);
         URI baseUrl = null;
         if (base == null) {
             // Without a known provider there is no default to miss; the provider problem is already reported.
-            if (provider != null && providers.contains(provider)) {
+            if (factory != null) {
                 problems.add(p + "base-url: required for provider '" + provider + "'");
             }
         } else {
@@ -365,36 +375,9 @@ public final class ConfigLoader {
                 }
             }
         }
-        boolean azure = AZURE.equals(provider);
-        String apiVersion = null;
-        if (azure) {
-            apiVersion = required(p + "api-version");
-            if (apiVersion != null && !API_VERSION.matcher(apiVersion).matches()) {
-                problems.add(p + "api-version: '" + apiVersion + "' is not an Azure OpenAI API version such as"
-                        + " 2024-10-21 or 2025-04-01-preview" + source(p + "api-version"));
-            }
-        } else if (provider != null && string(p + "api-version").isPresent()) {
-            problems.add(p + "api-version: only read for provider '" + AZURE + "', not '" + provider + "'"
-                    + source(p + "api-version"));
-        }
-        Map<String, String> deployments = new TreeMap<>();
-        for (String key : keys) {
-            if (key.startsWith(p + "deployments.")) {
-                String model = key.substring((p + "deployments.").length());
-                String deployment = string(key).orElse("");
-                if (provider != null && !azure) {
-                    problems.add(key + ": deployments are only read for provider '" + AZURE + "', not '" + provider
-                            + "'" + source(key));
-                } else if (!models.isEmpty() && !models.contains(model)) {
-                    problems.add(key + ": the model '" + model + "' is not in " + p + "models " + models + source(key));
-                } else if (!DEPLOYMENT.matcher(deployment).matches()) {
-                    problems.add(key + ": '" + deployment + "' is not a deployment name (1 to 64 letters, digits,"
-                            + " '.', '_' or '-')" + source(key));
-                } else {
-                    deployments.put(model, deployment);
-                }
-            }
-        }
+        Map<String, String> settings = new TreeMap<>();
+        Map<String, Map<String, String>> modelSettings = new TreeMap<>();
+        providerKeys(p, provider, factory, models, settings, modelSettings);
         HealthPolicy d = HealthPolicy.DEFAULT;
         HealthPolicy health = new HealthPolicy(
                 integer(p + "eject-after", d.ejectAfter(), 1, 1000),
@@ -412,7 +395,73 @@ public final class ConfigLoader {
             return Optional.empty();
         }
         return Optional.of(new ConnectionConfig(name, provider, baseUrl, apiKey == null ? "" : apiKey, models,
-                headers, health, alternates, apiVersion, deployments, limits));
+                headers, health, alternates, settings, modelSettings, limits));
+    }
+
+    /**
+     * Reads the keys connection {@code p}'s provider declared into {@code settings} and {@code modelSettings}, and
+     * refuses those only another provider reads (a key no provider reads was refused as unknown already).
+     */
+    private void providerKeys(String p, String provider, ProviderAdapterFactory factory, List<String> models,
+                              Map<String, String> settings, Map<String, Map<String, String>> modelSettings) {
+        Set<ConnectionKey> own = factory == null ? Set.of() : factory.connectionKeys();
+        for (ConnectionKey k : own) {
+            if (!k.perModel()) {
+                String key = p + k.name();
+                String value = k.required() ? required(key) : string(key).orElse(null);
+                if (value != null && formatted(key, k, value)) {
+                    settings.put(k.setting(), value);
+                }
+            }
+        }
+        for (String key : keys) {
+            if (!key.startsWith(p)) {
+                continue;
+            }
+            String rest = key.substring(p.length());
+            Optional<ConnectionKey> family = own.stream().filter(k -> k.perModel() && rest.startsWith(k.name() + "."))
+                    .findFirst();
+            if (family.isPresent()) {
+                String model = rest.substring(family.get().name().length() + 1);
+                String value = string(key).orElse("");
+                if (!models.isEmpty() && !models.contains(model)) {
+                    problems.add(key + ": the model '" + model + "' is not in " + p + "models " + models + source(key));
+                } else if (formatted(key, family.get(), value)) {
+                    modelSettings.computeIfAbsent(model, m -> new TreeMap<>()).put(family.get().setting(), value);
+                }
+            } else if (factory != null && own.stream().noneMatch(k -> k.name().equals(rest))) {
+                otherProvidersKey(key, rest, provider);
+            }
+        }
+    }
+
+    /** Refuses {@code key} when it is one only other providers read. */
+    private void otherProvidersKey(String key, String rest, String provider) {
+        for (boolean perModel : new boolean[] {false, true}) {
+            List<String> readers = new ArrayList<>();
+            String name = null;
+            for (ProviderAdapterFactory other : providers.values()) {
+                for (ConnectionKey k : other.connectionKeys()) {
+                    if (k.perModel() == perModel && (perModel ? rest.startsWith(k.name() + ".") : rest.equals(k.name()))) {
+                        readers.add("'" + other.id() + "'");
+                        name = k.name();
+                    }
+                }
+            }
+            if (!readers.isEmpty()) {
+                problems.add(key + ": " + (perModel ? name + " are only" : "only") + " read for provider "
+                        + String.join(", ", readers) + ", not '" + provider + "'" + source(key));
+                return;
+            }
+        }
+    }
+
+    private boolean formatted(String key, ConnectionKey declared, String value) {
+        if (declared.format() == null || declared.format().matcher(value).matches()) {
+            return true;
+        }
+        problems.add(key + ": '" + value + "' is not " + declared.formatName() + source(key));
+        return false;
     }
 
     private Optional<RouteConfig> route(String name, List<ConnectionConfig> connections, RoutePolicy defaults) {

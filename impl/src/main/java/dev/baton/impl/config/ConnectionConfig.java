@@ -3,6 +3,8 @@ package dev.baton.impl.config;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * One provider account. {@link #toString()} never shows the key.
@@ -15,37 +17,35 @@ import java.util.Map;
  * @param headers  extra request headers
  * @param health   its ejection policy
  * @param alternateBaseUrls hosts tried in order, inside the same attempt, when the one before cannot be reached
- * @param apiVersion  the {@code api-version} query parameter (azure-openai only), or null
- * @param deployments model to deployment name (azure-openai only); a model not listed is served by a deployment
- *                    of its own name
+ * @param settings the provider's own connection keys' values, by setting name (see
+ *                 {@code dev.baton.spi.ConnectionKey}); empty for most providers
+ * @param modelSettings the provider's per-model keys' values: model, then setting name
  * @param limits   its local concurrency and rate limits
  */
 public record ConnectionConfig(String name, String provider, URI baseUrl, String apiKey, List<String> models,
                                Map<String, String> headers, HealthPolicy health, List<URI> alternateBaseUrls,
-                               String apiVersion, Map<String, String> deployments, ConnectionLimits limits) {
+                               Map<String, String> settings, Map<String, Map<String, String>> modelSettings,
+                               ConnectionLimits limits) {
 
     public ConnectionConfig {
         models = List.copyOf(models);
         headers = Map.copyOf(headers);
         alternateBaseUrls = List.copyOf(alternateBaseUrls);
-        deployments = Map.copyOf(deployments);
+        settings = Map.copyOf(settings);
+        modelSettings = modelSettings.entrySet().stream()
+                .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> Map.copyOf(e.getValue())));
     }
 
 
-    /**
-     * The provider settings of a target of this connection serving {@code model}: {@code api-version} and
-     * {@code deployment} where configured (see {@code dev.baton.spi.ProviderTarget#settings()}).
-     */
+    /** The settings a target of this connection serving {@code model} sees ({@code ProviderTarget#settings()}). */
     public Map<String, String> settings(String model) {
-        Map<String, String> settings = new java.util.TreeMap<>();
-        if (apiVersion != null) {
-            settings.put("api-version", apiVersion);
+        Map<String, String> forModel = modelSettings.get(model);
+        if (forModel == null) {
+            return settings;
         }
-        String deployment = deployments.get(model);
-        if (deployment != null) {
-            settings.put("deployment", deployment);
-        }
-        return Map.copyOf(settings);
+        Map<String, String> all = new TreeMap<>(settings);
+        all.putAll(forModel);
+        return Map.copyOf(all);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.baton.impl.engine;
 
-import dev.baton.ServedBy;
 import dev.baton.spi.ProviderTarget;
 
 /**
@@ -12,8 +11,12 @@ import dev.baton.spi.ProviderTarget;
  */
 record Candidate(ProviderTarget target, int index, int group) {
 
+    /** {@code primary} for index 0, then {@code standby_a}, {@code standby_b}, … {@code standby_z}, {@code standby_27}, … */
     String position() {
-        return ServedBy.position(index);
+        if (index == 0) {
+            return "primary";
+        }
+        return index <= 26 ? "standby_" + (char) ('a' + index - 1) : "standby_" + index;
     }
 
     String name() {

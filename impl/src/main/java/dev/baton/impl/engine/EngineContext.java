@@ -1,6 +1,7 @@
 package dev.baton.impl.engine;
 
 import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.Redactor;
 import dev.baton.impl.health.HealthRegistry;
 import dev.baton.impl.limits.ConnectionGuards;
 import dev.baton.spi.ProviderAdapter;

@@ -6,9 +6,10 @@ import dev.baton.ChatResponse;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.PolicyOverride;
+import dev.baton.impl.config.Redactor;
 import dev.baton.impl.health.HealthListener;
-import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.health.HealthRegistry;
+import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.limits.ConnectionGuards;
 import dev.baton.record.RequestRecord;
 import dev.baton.spi.ProviderAdapter;
@@ -17,7 +18,6 @@ import dev.baton.spi.RecordStore;
 
 import java.security.SecureRandom;
 import java.time.InstantSource;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -43,20 +43,16 @@ public final class FailoverEngine {
     private final EngineContext ctx;
 
     /**
+     * @param adapters one per provider id ({@code baton.connections.<name>.provider})
      * @param timer the application's one timer (see {@code Threads.timer}): the engine's timeouts and waits run on
      *              it, and it stays the caller's to shut down
      */
-    public FailoverEngine(BatonConfig config, List<ProviderAdapter> adapters, RecordStore store, InstantSource clock,
-                          ScheduledExecutorService timer, HealthListener listener, EngineObserver observer) {
-        Map<String, ProviderAdapter> byId = new HashMap<>();
-        for (ProviderAdapter adapter : adapters) {
-            if (byId.putIfAbsent(adapter.id(), adapter) != null) {
-                throw new IllegalArgumentException("two provider adapters have the id " + adapter.id());
-            }
-        }
+    public FailoverEngine(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
+                          InstantSource clock, ScheduledExecutorService timer, HealthListener listener,
+                          EngineObserver observer) {
         HealthRegistry health = new HealthRegistry(config.connections(), clock, listener);
         this.planner = new Planner(config);
-        this.ctx = new EngineContext(config, Map.copyOf(byId), health, new RetryBudget(config.retryBudget(), clock),
+        this.ctx = new EngineContext(config, Map.copyOf(adapters), health, new RetryBudget(config.retryBudget(), clock),
                 new ConnectionGuards(config.connections()),
                 store, Redactor.forConnections(config.connections()), clock, timer,
                 () -> ThreadLocalRandom.current().nextLong(), observer);
@@ -69,9 +65,19 @@ public final class FailoverEngine {
 
     /** Like {@link #complete(ChatRequest)}, with a caller's policy over the route's. */
     public CompletableFuture<ChatResponse> complete(ChatRequest request, PolicyOverride override) {
+        return complete(request, override, false);
+    }
+
+    /**
+     * Like {@link #complete(ChatRequest, PolicyOverride)}; {@code callerRetried} says the caller sent this request
+     * again after a failure of its own (an SDK's {@code X-Stainless-Retry-Count}): it spends the retry budget like
+     * one of Baton's retries.
+     */
+    public CompletableFuture<ChatResponse> complete(ChatRequest request, PolicyOverride override,
+                                                    boolean callerRetried) {
         Resolution resolution;
         try {
-            resolution = admit(request, override);
+            resolution = admit(request, override, callerRetried);
         } catch (FailoverException refused) {
             return CompletableFuture.failedFuture(refused);
         }
@@ -85,9 +91,14 @@ public final class FailoverEngine {
 
     /** Like {@link #stream(ChatRequest)}, with a caller's policy over the route's. */
     public Flow.Publisher<ChatChunk> stream(ChatRequest request, PolicyOverride override) {
+        return stream(request, override, false);
+    }
+
+    /** Like {@link #stream(ChatRequest, PolicyOverride)}; {@code callerRetried} as for {@code complete}. */
+    public Flow.Publisher<ChatChunk> stream(ChatRequest request, PolicyOverride override, boolean callerRetried) {
         Resolution resolution;
         try {
-            resolution = admit(request, override);
+            resolution = admit(request, override, callerRetried);
         } catch (FailoverException refused) {
             return HttpExchange.failed(refused);
         }
@@ -119,10 +130,10 @@ public final class FailoverEngine {
         return ctx.config();
     }
 
-    private Resolution admit(ChatRequest request, PolicyOverride override) {
+    private Resolution admit(ChatRequest request, PolicyOverride override, boolean callerRetried) {
         Resolution resolution = planner.admit(request, override);
         ctx.budget().deposit();
-        if (request.callerRetryCount() > 0) {
+        if (callerRetried) {
             // A client retrying a request we may already have retried: it spends the same budget.
             ctx.budget().tryWithdraw();
         }

@@ -2,6 +2,8 @@ package dev.baton.impl.engine;
 
 import dev.baton.FailureKind;
 import dev.baton.exception.UpstreamFailedException;
+import dev.baton.exception.UpstreamRefusedException;
+import dev.baton.exception.UpstreamUnavailableException;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
@@ -124,8 +126,11 @@ record FinalError(int status, String type, String code, Duration retryAfter, boo
         return status != 400 && status != 403;
     }
 
+    /** An {@link UpstreamUnavailableException} when a later retry may help, else an {@link UpstreamRefusedException}. */
     UpstreamFailedException toException(String message, RequestRecord record) {
-        return UpstreamFailedException.of(message, status, type, code, null, retryAfter, retryable, record);
+        return retryable
+                ? new UpstreamUnavailableException(message, status, type, code, null, retryAfter, record)
+                : new UpstreamRefusedException(message, status, type, code, null, record);
     }
 
     private static AttemptRecord last(List<AttemptRecord> failed, FailureKind kind) {

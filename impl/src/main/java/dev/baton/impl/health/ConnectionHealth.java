@@ -199,14 +199,6 @@ public final class ConnectionHealth {
         }
     }
 
-    /** Health counts only failures that say the account is broken, never a busy or a picky one. */
-    public static boolean countsTowardEjection(FailureKind kind) {
-        return switch (kind) {
-            case CONNECTION, TIMEOUT, SERVER_ERROR, CREDENTIAL -> true;
-            default -> false;
-        };
-    }
-
     private void counted(Instant now, FailureKind kind) {
         Duration ejectedFor = null;
         synchronized (this) {

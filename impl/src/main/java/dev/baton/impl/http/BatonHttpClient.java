@@ -1,6 +1,7 @@
 package dev.baton.impl.http;
 
 import dev.baton.impl.concurrent.Threads;
+import dev.baton.spi.ProviderTransport.Request;
 import org.apache.hc.client5.http.async.AsyncExecRuntime;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.TlsConfig;
@@ -24,8 +25,8 @@ import org.apache.hc.core5.util.Timeout;
 
 import java.time.Duration;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
@@ -95,7 +96,7 @@ public final class BatonHttpClient implements AutoCloseable {
      * Sends {@code call}; the consumer reads the response on an I/O thread and the callback hears how the exchange
      * ended. Cancelling the returned handle aborts the exchange and closes its connection.
      */
-    Cancellable send(HttpCall call, AsyncResponseConsumer<Void> response, FutureCallback<Void> callback) {
+    Cancellable send(Request call, AsyncResponseConsumer<Void> response, FutureCallback<Void> callback) {
         var request = new BasicHttpRequest(call.method(), call.uri());
         call.headers().forEach(request::addHeader);
         // The content type travels in the headers; this one is never sent.

@@ -3,6 +3,12 @@ package dev.baton.impl.http;
 import dev.baton.FailureKind;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
+import dev.baton.spi.ProviderTransport.ErrorReader;
+import dev.baton.spi.ProviderTransport.Event;
+import dev.baton.spi.ProviderTransport.Request;
+import dev.baton.spi.ProviderTransport.ResponseHeaders;
+import dev.baton.spi.ProviderTransport.StreamEvents;
+import dev.baton.spi.ProviderTransport;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import org.apache.hc.core5.concurrent.Cancellable;
@@ -33,7 +39,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The HTTP half every adapter shares: one JSON exchange, or one SSE stream turned into chunks by a
+ * The HTTP half every adapter shares, the {@link ProviderTransport} of the SPI: one JSON exchange, or one SSE stream turned into chunks by a
  * provider's {@link StreamEvents}. Bodies are bounded, cancelling aborts the exchange, and
  * failures are classified by the provider's {@link ErrorReader} or by {@link Transport}. A connection's
  * alternate hosts are tried here, inside the one exchange, when a host cannot be reached.
@@ -41,7 +47,7 @@ import java.util.function.Supplier;
  * <p>Responses are read on the client's I/O threads, and what they complete (parsing, the engine's next step, a
  * subscriber's {@code onNext}) runs there too: none of it may block. Thread-safe.
  */
-public final class HttpExchange {
+public final class HttpExchange implements ProviderTransport {
 
     private static final System.Logger LOG = System.getLogger(HttpExchange.class.getName());
 
@@ -58,7 +64,8 @@ public final class HttpExchange {
      * (see {@link Transport#unreachable}) and no response status arrived, the next base is tried, all inside this
      * one exchange. Parses a 2xx body as JSON. Cancelling the future aborts the exchange.
      */
-    public CompletableFuture<JsonObject> json(List<URI> bases, Function<URI, HttpCall> request,
+    @Override
+    public CompletableFuture<JsonObject> json(List<URI> bases, Function<URI, Request> request,
                                               Duration headersTimeout, ErrorReader errors) {
         JsonExchange exchange = new JsonExchange(bases, request, headersTimeout, errors);
         exchange.send(0);
@@ -70,7 +77,8 @@ public final class HttpExchange {
      * {@code events} yields. A host that cannot be reached before any response status arrived is replaced by the
      * next base, inside the same exchange; once a status arrived, nothing moves.
      */
-    public Flow.Publisher<JsonObject> stream(List<URI> bases, Function<URI, HttpCall> request,
+    @Override
+    public Flow.Publisher<JsonObject> stream(List<URI> bases, Function<URI, Request> request,
                                              Duration headersTimeout, ErrorReader errors,
                                              Supplier<StreamEvents> events) {
         return subscriber -> new ChunkStream(bases, request, headersTimeout, errors, events.get(), subscriber).start();
@@ -127,13 +135,13 @@ public final class HttpExchange {
     private abstract class Exchange {
 
         private final List<URI> bases;
-        private final Function<URI, HttpCall> request;
+        private final Function<URI, Request> request;
         private final Duration headersTimeout;
         private final ErrorReader errors;
         private final AtomicBoolean ended = new AtomicBoolean();
         private volatile Host current;
 
-        Exchange(List<URI> bases, Function<URI, HttpCall> request, Duration headersTimeout, ErrorReader errors) {
+        Exchange(List<URI> bases, Function<URI, Request> request, Duration headersTimeout, ErrorReader errors) {
             this.bases = bases;
             this.request = request;
             this.headersTimeout = headersTimeout;
@@ -346,7 +354,7 @@ public final class HttpExchange {
 
         final CompletableFuture<JsonObject> result = new CompletableFuture<>();
 
-        JsonExchange(List<URI> bases, Function<URI, HttpCall> request, Duration headersTimeout, ErrorReader errors) {
+        JsonExchange(List<URI> bases, Function<URI, Request> request, Duration headersTimeout, ErrorReader errors) {
             super(bases, request, headersTimeout, errors);
             // Cancelling the attempt must abort the exchange, not only the future.
             result.whenComplete((r, t) -> {
@@ -412,7 +420,7 @@ public final class HttpExchange {
         /** Touched inside the drain loop only. */
         private boolean signalled;
 
-        ChunkStream(List<URI> bases, Function<URI, HttpCall> request, Duration headersTimeout, ErrorReader errors,
+        ChunkStream(List<URI> bases, Function<URI, Request> request, Duration headersTimeout, ErrorReader errors,
                     StreamEvents events, Flow.Subscriber<? super JsonObject> downstream) {
             super(bases, request, headersTimeout, errors);
             this.events = events;
@@ -465,7 +473,7 @@ public final class HttpExchange {
                         line(rest);
                     }
                     if (!ending) {
-                        SseParser.Event event = parser.finish();
+                        Event event = parser.finish();
                         if (event != null) {
                             event(event);
                         }
@@ -493,14 +501,14 @@ public final class HttpExchange {
 
         private void line(String line) {
             if (!ending) {
-                SseParser.Event event = parser.line(line);
+                Event event = parser.line(line);
                 if (event != null) {
                     event(event);
                 }
             }
         }
 
-        private void event(SseParser.Event event) {
+        private void event(Event event) {
             pending.addAll(events.onEvent(event));
             ending = events.done();
         }

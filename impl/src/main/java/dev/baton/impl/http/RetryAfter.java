@@ -1,5 +1,7 @@
 package dev.baton.impl.http;
 
+import dev.baton.spi.ProviderTransport.ResponseHeaders;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;

@@ -1,15 +1,13 @@
 package dev.baton.impl.http;
 
+import dev.baton.spi.ProviderTransport.Event;
+
 /**
  * Assembles server-sent events from lines (the text/event-stream grammar: {@code event:},
  * {@code data:} fields, comments, a blank line ends an event). One instance per stream; not
  * thread-safe.
  */
 public final class SseParser {
-
-    /** One complete event. {@code event} is {@code null} when the stream named none. */
-    public record Event(String event, String data) {
-    }
 
     private final long maxEventChars;
     private String event;

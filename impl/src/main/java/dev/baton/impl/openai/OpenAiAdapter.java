@@ -1,11 +1,10 @@
 package dev.baton.impl.openai;
 
-import dev.baton.impl.engine.Redactor;
-import dev.baton.impl.http.BatonHttpClient;
-import dev.baton.impl.http.HttpCall;
-import dev.baton.impl.http.HttpExchange;
+import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderTarget;
+import dev.baton.spi.ProviderTransport.Request;
+import dev.baton.spi.ProviderTransport;
 import jakarta.json.JsonObject;
 
 import java.net.URI;
@@ -23,17 +22,12 @@ public final class OpenAiAdapter implements ProviderAdapter {
 
     public static final String ID = "openai";
 
-    private final HttpExchange http;
+    private final ProviderTransport http;
     private final OpenAiProtocol protocol;
 
-    public OpenAiAdapter(BatonHttpClient client, long maxResponseBytes, Redactor redactor) {
-        this.http = new HttpExchange(client, maxResponseBytes);
-        this.protocol = new OpenAiProtocol(redactor);
-    }
-
-    @Override
-    public String id() {
-        return ID;
+    public OpenAiAdapter(AdapterContext context) {
+        this.http = context.transport();
+        this.protocol = new OpenAiProtocol(context);
     }
 
     @Override
@@ -50,7 +44,7 @@ public final class OpenAiAdapter implements ProviderAdapter {
                 protocol::failure, protocol::events);
     }
 
-    private static HttpCall request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
+    private static Request request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
         Map<String, String> auth = target.apiKey().isEmpty() ? Map.of()
                 : Map.of("authorization", "Bearer " + target.apiKey());
         return OpenAiProtocol.request(URI.create(base + "/chat/completions"), wire, stream, auth, target.headers());

@@ -1,18 +1,19 @@
 package dev.baton.impl.openai;
 
 import dev.baton.FailureKind;
-import dev.baton.impl.engine.Redactor;
-import dev.baton.impl.http.HttpCall;
 import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.http.JsonScan;
 import dev.baton.impl.http.OpenAiShape;
 import dev.baton.impl.http.RawJsonObject;
-import dev.baton.impl.http.ResponseHeaders;
 import dev.baton.impl.http.RetryAfter;
 import dev.baton.impl.http.SseParser;
-import dev.baton.impl.http.StreamEvents;
+import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
+import dev.baton.spi.ProviderTransport.Event;
+import dev.baton.spi.ProviderTransport.Request;
+import dev.baton.spi.ProviderTransport.ResponseHeaders;
+import dev.baton.spi.ProviderTransport.StreamEvents;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -38,10 +39,10 @@ public final class OpenAiProtocol {
 
     private static final System.Logger LOG = System.getLogger(OpenAiProtocol.class.getName());
 
-    private final Redactor redactor;
+    private final AdapterContext context;
 
-    public OpenAiProtocol(Redactor redactor) {
-        this.redactor = redactor;
+    public OpenAiProtocol(AdapterContext context) {
+        this.context = context;
     }
 
     /** The body sent upstream: {@code model} rewritten, {@code stream} set, nothing else touched. */
@@ -54,14 +55,14 @@ public final class OpenAiProtocol {
     }
 
     /** A POST of {@code wire} to {@code uri} with the JSON headers, {@code auth} and the configured headers. */
-    public static HttpCall request(URI uri, JsonObject wire, boolean stream, Map<String, String> auth,
+    public static Request request(URI uri, JsonObject wire, boolean stream, Map<String, String> auth,
                                    Map<String, String> headers) {
         Map<String, String> all = new LinkedHashMap<>();
         all.put("content-type", "application/json");
         all.put("accept", stream ? "text/event-stream" : "application/json");
         all.putAll(auth);
         all.putAll(headers);
-        return HttpCall.post(uri, all, wire.toString());
+        return Request.post(uri, all, wire.toString());
     }
 
     /** A fresh event handler for one stream. */
@@ -88,7 +89,7 @@ public final class OpenAiProtocol {
         FailureKind kind = OpenAiClassifier.classify(status, type, code);
         String detail = "HTTP " + status + (code != null ? " " + code : type != null ? " " + type : "")
                 + (message != null ? ": " + message : "");
-        return new ProviderException(new ProviderFailure(kind, status, type, code, redactor.clean(detail),
+        return new ProviderException(new ProviderFailure(kind, status, type, code, context.redact(detail),
                 RetryAfter.parse(headers, Clock.systemUTC().instant())));
     }
 
@@ -108,7 +109,7 @@ public final class OpenAiProtocol {
         private int malformed;
 
         @Override
-        public List<JsonObject> onEvent(SseParser.Event event) {
+        public List<JsonObject> onEvent(Event event) {
             String data = event.data().strip();
             if (data.startsWith("[DONE]")) {
                 sawDone = true;
@@ -129,7 +130,7 @@ public final class OpenAiProtocol {
                 String code = text(error.member("code"));
                 String message = text(error.member("message"));
                 throw new ProviderException(new ProviderFailure(OpenAiClassifier.classify(0, type, code), 0, type, code,
-                        redactor.clean("error event in stream" + (code != null ? " " + code : "")
+                        context.redact("error event in stream" + (code != null ? " " + code : "")
                                 + (message != null ? ": " + message : "")), null));
             }
             if (OpenAiShape.finishReason(chunk) != null) {

@@ -63,7 +63,7 @@ final class BodyReader implements ReadListener {
                 return; // onAllDataRead follows
             }
             if (body.size() + n > maxBytes) {
-                fail(RequestRejectedException.tooLarge("The request body is larger than " + maxBytes + " bytes."));
+                fail(Rejections.tooLarge("The request body is larger than " + maxBytes + " bytes."));
                 return;
             }
             body.write(buffer, 0, n);

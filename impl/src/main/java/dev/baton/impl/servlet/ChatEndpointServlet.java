@@ -3,13 +3,14 @@ package dev.baton.impl.servlet;
 import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
-import dev.baton.FailoverChatService;
 import dev.baton.exception.FailoverException;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.cdi.BatonChatService;
 import dev.baton.impl.cdi.BatonExtension;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConnectionConfig;
+import dev.baton.impl.config.PolicyOverride;
+import dev.baton.impl.engine.FailoverEngine;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -59,7 +60,7 @@ public class ChatEndpointServlet extends HttpServlet {
     static final int MAX_IDEMPOTENCY_KEY_CHARS = 255;
     private static final Duration ASYNC_TIMEOUT_MARGIN = Duration.ofSeconds(30);
 
-    private transient FailoverChatService chat;
+    private transient FailoverEngine engine;
     /** The engine's timer: the body read limit runs on it. */
     private transient ScheduledExecutorService timer;
     private transient BatonConfig config;
@@ -71,9 +72,8 @@ public class ChatEndpointServlet extends HttpServlet {
 
     @Override
     public void init() {
-        BatonChatService service = CDI.current().select(BatonChatService.class).get();
-        chat = service;
-        timer = service.engine().timer();
+        engine = CDI.current().select(BatonChatService.class).get().engine();
+        timer = engine.timer();
         config = CDI.current().select(BatonExtension.class).get().config();
         maxBodyBytes = Integer.parseInt(getInitParameter("max-body-bytes"));
         allowedModels = Arrays.stream(getInitParameter("allowed-models").split(",")).filter(m -> !m.isBlank())
@@ -127,6 +127,7 @@ public class ChatEndpointServlet extends HttpServlet {
     private void chat(byte[] body, HttpServletRequest req, String caller, String idempotencyKey,
                       HttpServletResponse response, AsyncOutput output, String refusalId) {
         ChatRequest request;
+        boolean callerRetried = callerRetried(req);
         try {
             if (!(StrictJson.read(body) instanceof JsonObject json)) {
                 throw RequestRejectedException.invalidRequest("The request body is not a JSON object.", null);
@@ -142,12 +143,13 @@ public class ChatEndpointServlet extends HttpServlet {
                             + "replayed once consumed. Send it without the header, or set \"stream\": false.",
                     refusalId));
         } else if (request.stream()) {
-            new SseRelay(response, output, refusalId).subscribeTo(chat.stream(request));
+            new SseRelay(response, output, refusalId).subscribeTo(
+                    engine.stream(request, PolicyOverride.NONE, callerRetried));
         } else if (idempotencyKey != null) {
-            completeOnce(request, idempotency.claim(caller, idempotencyKey, sha256(body)), response, output,
-                    refusalId);
+            completeOnce(request, callerRetried, idempotency.claim(caller, idempotencyKey, sha256(body)), response,
+                    output, refusalId);
         } else {
-            complete(request, response, output, refusalId);
+            complete(request, callerRetried, response, output, refusalId);
         }
     }
 
@@ -162,7 +164,7 @@ public class ChatEndpointServlet extends HttpServlet {
         }
         String model = request.model();
         if (model != null && !allowedModels.contains(model) && known(model)) {
-            throw RequestRejectedException.modelNotAllowed(model);
+            throw Rejections.modelNotAllowed(model);
         }
         List<String> fallbacks = request.fallbacks().stream().filter(f -> allowedModels.contains(f) || !known(f)).toList();
         return fallbacks.size() == request.fallbacks().size() ? request : request.withFallbacks(fallbacks);
@@ -172,8 +174,9 @@ public class ChatEndpointServlet extends HttpServlet {
         return config.routes().containsKey(model) || !config.servingModel(model).isEmpty();
     }
 
-    private void complete(ChatRequest request, HttpServletResponse response, AsyncOutput output, String refusalId) {
-        var answer = chat.completeAsync(request).toCompletableFuture();
+    private void complete(ChatRequest request, boolean callerRetried, HttpServletResponse response,
+                          AsyncOutput output, String refusalId) {
+        var answer = engine.complete(request, PolicyOverride.NONE, callerRetried);
         output.start(() -> { }, () -> answer.cancel(true));
         answer.whenComplete((ok, error) -> answer(response, output, answerOf(ok, error, refusalId)));
     }
@@ -184,8 +187,8 @@ public class ChatEndpointServlet extends HttpServlet {
      * not cancelled when its caller goes away: its answer is exactly what that caller's retry with
      * the same key will want.
      */
-    private void completeOnce(ChatRequest request, IdempotencyCache.Claim claim, HttpServletResponse response,
-                              AsyncOutput output, String refusalId) {
+    private void completeOnce(ChatRequest request, boolean callerRetried, IdempotencyCache.Claim claim,
+                              HttpServletResponse response, AsyncOutput output, String refusalId) {
         output.start(() -> { }, () -> { });
         if (claim instanceof IdempotencyCache.Conflict) {
             answer(response, output, Responses.refusal(422, "invalid_request_error", "idempotency_key_reused",
@@ -198,7 +201,7 @@ public class ChatEndpointServlet extends HttpServlet {
             IdempotencyCache.Owner owner = (IdempotencyCache.Owner) claim;
             CompletableFuture<ChatResponse> answer;
             try {
-                answer = chat.completeAsync(request).toCompletableFuture();
+                answer = engine.complete(request, PolicyOverride.NONE, callerRetried);
             } catch (RuntimeException e) {
                 answer = CompletableFuture.failedFuture(e);
             }
@@ -247,7 +250,7 @@ public class ChatEndpointServlet extends HttpServlet {
             Responses.json(resp, 200, models());
         } else if (path.startsWith("/requests/") && path.length() > "/requests/".length()) {
             String id = path.substring("/requests/".length());
-            var record = chat.findRecord(id);
+            var record = engine.findRecord(id);
             if (record.isPresent()) {
                 Responses.json(resp, 200, Json.record(record.get()));
             } else {
@@ -277,7 +280,7 @@ public class ChatEndpointServlet extends HttpServlet {
         return Json.object().add("object", "list").add("data", data).build();
     }
 
-    /** The caller's deadline and retry count, from the official SDKs' headers; bad values are ignored. */
+    /** The caller's deadline, from the official SDKs' header; a bad value is ignored. */
     private static ChatRequest withCallerHints(ChatRequest request, HttpServletRequest req) {
         String timeout = req.getHeader(STAINLESS_TIMEOUT);
         if (timeout != null && timeout.length() <= 16) {
@@ -290,11 +293,13 @@ public class ChatEndpointServlet extends HttpServlet {
                 // not a number: the route's deadline applies
             }
         }
-        String retries = req.getHeader(STAINLESS_RETRY_COUNT);
-        if (retries != null && retries.matches("[0-9]{1,3}")) {
-            request = request.withCallerRetryCount(Integer.parseInt(retries));
-        }
         return request;
+    }
+
+    /** Whether the caller says this is its own retry (the official SDKs' retry count above 0). */
+    private static boolean callerRetried(HttpServletRequest req) {
+        String retries = req.getHeader(STAINLESS_RETRY_COUNT);
+        return retries != null && retries.matches("[0-9]{1,3}") && Integer.parseInt(retries) > 0;
     }
 
     /**

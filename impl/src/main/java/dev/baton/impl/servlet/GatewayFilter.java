@@ -1,6 +1,5 @@
 package dev.baton.impl.servlet;
 
-import dev.baton.exception.RequestRejectedException;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
@@ -57,7 +56,7 @@ public class GatewayFilter extends HttpFilter {
         resp.setHeader("x-request-id", id); // replaced by the record's id once the engine admits the request
         String authorization = req.getHeader("authorization");
         if (authorization != null && authorization.length() > MAX_HEADER_CHARS) {
-            Responses.error(resp, RequestRejectedException.unauthorized("The Authorization header is too large."), id);
+            Responses.error(resp, Rejections.unauthorized("The Authorization header is too large."), id);
             return;
         }
         // Both sets are always compared, so the time taken says nothing about which kind of key was sent.
@@ -70,7 +69,7 @@ public class GatewayFilter extends HttpFilter {
                     Responses.refuse(resp, 403, "permission_error", "admin_key_required",
                             "A gateway key cannot use the operator endpoints; send the admin key.", id);
                 } else {
-                    Responses.error(resp, RequestRejectedException.unauthorized(authorization == null
+                    Responses.error(resp, Rejections.unauthorized(authorization == null
                             ? "Missing admin key: send Authorization: Bearer <admin key>."
                             : "The admin key is not valid."), id);
                 }
@@ -86,13 +85,13 @@ public class GatewayFilter extends HttpFilter {
             return;
         }
         if (keys.required() && gatewayKey == null && adminKey == null) {
-            Responses.error(resp, RequestRejectedException.unauthorized(authorization == null
+            Responses.error(resp, Rejections.unauthorized(authorization == null
                     ? "Missing gateway key: send Authorization: Bearer <key>."
                     : "The gateway key is not valid."), id);
             return;
         }
         if (req.getContentLengthLong() > maxBodyBytes) {
-            Responses.error(resp, RequestRejectedException.tooLarge("The request body is larger than "
+            Responses.error(resp, Rejections.tooLarge("The request body is larger than "
                     + maxBodyBytes + " bytes."), id);
             return;
         }

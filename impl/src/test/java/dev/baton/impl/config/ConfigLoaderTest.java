@@ -3,6 +3,12 @@ package dev.baton.impl.config;
 import dev.baton.FailureAction;
 import dev.baton.FailureKind;
 import dev.baton.exception.FailoverDefinitionException;
+import dev.baton.impl.azure.AzureOpenAiAdapterFactory;
+import dev.baton.impl.openai.OpenAiAdapterFactory;
+import dev.baton.spi.AdapterContext;
+import dev.baton.spi.ConnectionKey;
+import dev.baton.spi.ProviderAdapter;
+import dev.baton.spi.ProviderAdapterFactory;
 import io.smallrye.config.ConfigSourceInterceptor;
 import io.smallrye.config.ConfigSourceInterceptorContext;
 import io.smallrye.config.ConfigValue;
@@ -34,7 +40,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ConfigLoaderTest {
 
-    private static final Set<String> PROVIDERS = Set.of("openai");
+    private static final List<ProviderAdapterFactory> PROVIDERS = List.of(new OpenAiAdapterFactory());
     private static final String PRIMARY_KEY = "sk-test-PRIMARY-9d8c7b6a5f4e";
     private static final String STANDBY_KEY = "sk-test-STANDBY-1a2b3c4d5e6f";
 
@@ -595,7 +601,8 @@ class ConfigLoaderTest {
 
     // ---------------------------------------------------------------- azure-openai, alternate hosts
 
-    private static final Set<String> WITH_AZURE = Set.of("openai", "azure-openai");
+    private static final List<ProviderAdapterFactory> WITH_AZURE = List.of(new OpenAiAdapterFactory(),
+            new AzureOpenAiAdapterFactory());
 
     private static Map<String, String> azure() {
         Map<String, String> m = new HashMap<>();
@@ -618,8 +625,8 @@ class ConfigLoaderTest {
         ConnectionConfig az = ConfigLoader.load(config(azure()), WITH_AZURE).connection("az").orElseThrow();
 
         assertEquals(URI.create("https://my-resource.openai.azure.com"), az.baseUrl());
-        assertEquals("2024-10-21", az.apiVersion());
-        assertEquals(Map.of("gpt-4o", "chat-prod"), az.deployments());
+        assertEquals(Map.of("api-version", "2024-10-21"), az.settings());
+        assertEquals(Map.of("gpt-4o", Map.of("deployment", "chat-prod")), az.modelSettings());
         assertEquals(Map.of("api-version", "2024-10-21", "deployment", "chat-prod"), az.settings("gpt-4o"));
         assertEquals(Map.of("api-version", "2024-10-21"), az.settings("gpt-4o-mini"), "default: named like the model");
     }
@@ -657,6 +664,54 @@ class ConfigLoaderTest {
                 + " not 'openai'");
         assertContains(message, "baton.connections.openai-prod.deployments.gpt-5.4: deployments are only read for"
                 + " provider 'azure-openai'");
+    }
+
+    /** A provider declaring only keys, for the loader: it is never asked for an adapter. */
+    private record Declaring(String id, Set<ConnectionKey> connectionKeys) implements ProviderAdapterFactory {
+
+        @Override
+        public ProviderAdapter create(AdapterContext context) {
+            throw new AssertionError("the loader never creates adapters");
+        }
+    }
+
+    @Test
+    void aProviderMayNotDeclareAKeyEveryConnectionHas() {
+        List<ProviderAdapterFactory> providers = List.of(new OpenAiAdapterFactory(),
+                new Declaring("odd", Set.of(ConnectionKey.optional("models"))));
+
+        String message = assertThrows(FailoverDefinitionException.class,
+                () -> ConfigLoader.load(config(valid()), providers)).getMessage();
+
+        assertContains(message, "provider 'odd' (" + Declaring.class.getName()
+                + ") declares the connection key 'models', which every connection has");
+    }
+
+    @Test
+    void aRequiredPerModelOrFormattedKeyOfAnyProviderIsCheckedFromItsDeclaration() {
+        List<ProviderAdapterFactory> providers = List.of(new OpenAiAdapterFactory(), new Declaring("regional",
+                Set.of(ConnectionKey.required("region").withFormat("[a-z]{2}-[a-z]+-\\d", "a region such as eu-west-1"),
+                        ConnectionKey.perModel("aliases", "alias"))));
+        Map<String, String> m = valid();
+        m.put("baton.connections.r.provider", "regional");
+        m.put("baton.connections.r.base-url", "http://127.0.0.1:1/v1");
+        m.put("baton.connections.r.models", "m1, m2");
+        m.put("baton.connections.r.aliases.m1", "first");
+        assertContains(assertThrows(FailoverDefinitionException.class,
+                () -> ConfigLoader.load(config(m), providers)).getMessage(), "baton.connections.r.region: required");
+
+        m.put("baton.connections.r.region", "Europe");
+        m.put("baton.connections.r.aliases.m3", "third");
+        String message = assertThrows(FailoverDefinitionException.class,
+                () -> ConfigLoader.load(config(m), providers)).getMessage();
+        assertContains(message, "baton.connections.r.region: 'Europe' is not a region such as eu-west-1");
+        assertContains(message, "baton.connections.r.aliases.m3: the model 'm3' is not in baton.connections.r.models");
+
+        m.put("baton.connections.r.region", "eu-west-1");
+        m.remove("baton.connections.r.aliases.m3");
+        ConnectionConfig r = ConfigLoader.load(config(m), providers).connection("r").orElseThrow();
+        assertEquals(Map.of("region", "eu-west-1", "alias", "first"), r.settings("m1"));
+        assertEquals(Map.of("region", "eu-west-1"), r.settings("m2"));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.baton.impl.config;
 
 import dev.baton.exception.FailoverDefinitionException;
+import dev.baton.impl.openai.OpenAiAdapterFactory;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import org.eclipse.microprofile.config.Config;
@@ -73,7 +74,7 @@ class ModelProfilesTest {
 
     @Test
     void aModelWithoutKeysIsUnrestricted() {
-        BatonConfig config = ConfigLoader.load(config(base()), Set.of("openai"));
+        BatonConfig config = ConfigLoader.load(config(base()), List.of(new OpenAiAdapterFactory()));
         assertEquals(ModelProfile.unknown("llama-3"), config.model("llama-3"));
         assertEquals(new ModelProfile("llama-3", true, 0, Set.of("text", "image")), config.model("llama-3"));
     }
@@ -82,7 +83,7 @@ class ModelProfilesTest {
     void theLoaderCarriesProfilesIntoTheConfiguration() {
         Map<String, String> m = base();
         m.put("baton.models.llama-3.tools", "FALSE");
-        BatonConfig config = ConfigLoader.load(config(m), Set.of("openai"));
+        BatonConfig config = ConfigLoader.load(config(m), List.of(new OpenAiAdapterFactory()));
         assertEquals(false, config.model("llama-3").tools());
     }
 
@@ -142,12 +143,12 @@ class ModelProfilesTest {
         Map<String, String> m = base();
         m.put("baton.models.gpt-5.4.tools", "true");
         BatonConfig config = ConfigLoader.load(ConfigLoaderTest.envConfig(m,
-                Map.of("BATON_MODELS_GPT_5_4_TOOLS", "false")), Set.of("openai"));
+                Map.of("BATON_MODELS_GPT_5_4_TOOLS", "false")), List.of(new OpenAiAdapterFactory()));
         assertEquals(false, config.model("gpt-5.4").tools());
 
         String message = assertThrows(FailoverDefinitionException.class, () -> ConfigLoader.load(
                 ConfigLoaderTest.envConfig(base(), Map.of("BATON_MODELS_GPT_5_4_MINI_TOOLS", "false")),
-                Set.of("openai"))).getMessage();
+                List.of(new OpenAiAdapterFactory()))).getMessage();
         assertTrue(message.contains("BATON_MODELS_GPT_5_4_MINI_TOOLS: matches no baton.models.<model>.<attribute> key"),
                 message);
         assertFalse(message.contains("unknown key"), "the dotted guess is not refused on top: " + message);

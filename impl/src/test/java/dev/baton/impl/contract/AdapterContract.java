@@ -2,10 +2,11 @@ package dev.baton.impl.contract;
 
 import dev.baton.ChatChunk;
 import dev.baton.FailureKind;
+import dev.baton.impl.adapter.Adapters;
+import dev.baton.impl.config.Redactor;
 import dev.baton.impl.engine.EngineFixture;
-import dev.baton.impl.engine.Redactor;
-import dev.baton.impl.http.BatonHttpClient;
 import dev.baton.spi.ProviderAdapter;
+import dev.baton.spi.ProviderAdapterFactory;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderTarget;
 import dev.baton.testkit.Behavior;
@@ -36,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * What every provider adapter promises the engine, checked against the simulator over real HTTP:
  * OpenAI-shaped answers and chunks, classified failures, streams that complete only when the
  * provider finished, and cancellation that closes the upstream connection. A new adapter extends
- * this class and says how to build its target.
+ * this class, names its factory and says how to build its target.
  */
 abstract class AdapterContract {
 
@@ -45,8 +46,8 @@ abstract class AdapterContract {
     @RegisterExtension
     static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
 
-    /** The adapter under test. */
-    abstract ProviderAdapter adapter(BatonHttpClient client, Redactor redactor);
+    /** Brings the adapter under test. */
+    abstract ProviderAdapterFactory factory();
 
     /** Where the simulator serves {@code account} in this adapter's wire format. */
     URI baseUrl(String account) {
@@ -55,7 +56,7 @@ abstract class AdapterContract {
 
     /** A target for model {@code m} at {@code base}; adapters with provider settings add them. */
     ProviderTarget target(URI base) {
-        return new ProviderTarget("contract", adapter().id(), base, KEY, "m", Map.of());
+        return new ProviderTarget("contract", factory().id(), base, KEY, "m", Map.of());
     }
 
     private ProviderTarget target(String account) {
@@ -63,7 +64,7 @@ abstract class AdapterContract {
     }
 
     private ProviderAdapter adapter() {
-        return adapter(EngineFixture.HTTP, new Redactor(List.of(KEY)));
+        return factory().create(Adapters.context(EngineFixture.HTTP, 8 * 1024 * 1024, new Redactor(List.of(KEY))));
     }
 
     private static JsonObject body(boolean stream) {

@@ -1,20 +1,19 @@
 package dev.baton.impl.contract;
 
 import dev.baton.impl.azure.AzureOpenAiAdapter;
-import dev.baton.impl.engine.Redactor;
-import dev.baton.spi.ProviderAdapter;
+import dev.baton.impl.azure.AzureOpenAiAdapterFactory;
+import dev.baton.spi.ProviderAdapterFactory;
 import dev.baton.spi.ProviderTarget;
 
 import java.net.URI;
-import dev.baton.impl.http.BatonHttpClient;
 import java.util.List;
 import java.util.Map;
 
 class AzureOpenAiAdapterContractTest extends AdapterContract {
 
     @Override
-    ProviderAdapter adapter(BatonHttpClient client, Redactor redactor) {
-        return new AzureOpenAiAdapter(client, 8 * 1024 * 1024, redactor);
+    ProviderAdapterFactory factory() {
+        return new AzureOpenAiAdapterFactory();
     }
 
     @Override

@@ -5,13 +5,12 @@ import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.ServedBy;
 import dev.baton.exception.FailoverException;
+import dev.baton.impl.adapter.Adapters;
+import dev.baton.impl.concurrent.Threads;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.health.HealthListener;
-import dev.baton.impl.concurrent.Threads;
 import dev.baton.impl.http.BatonHttpClient;
-import dev.baton.impl.anthropic.AnthropicAdapter;
-import dev.baton.impl.azure.AzureOpenAiAdapter;
 import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.impl.record.InMemoryRecordStore;
 import dev.baton.testkit.ProviderSimulator;
@@ -25,7 +24,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
@@ -65,21 +63,18 @@ public final class EngineFixture {
     static BatonConfig config(Map<String, String> props) {
         var config = new SmallRyeConfigBuilder()
                 .withSources(new PropertiesConfigSource(props, "test", 100)).build();
-        return ConfigLoader.load(config, Set.of(OpenAiAdapter.ID, AnthropicAdapter.ID, AzureOpenAiAdapter.ID));
+        return ConfigLoader.load(config, Adapters.discover());
     }
 
     static FailoverEngine engine(Map<String, String> props, InstantSource clock) {
         return engine(props, clock, HealthListener.NONE, EngineObserver.NONE);
     }
 
-    /** An engine over the OpenAI, Anthropic and Azure adapters, as the CDI bean builds it. */
+    /** An engine over the adapters found on the class path (OpenAI, Anthropic, Azure…), as the CDI bean builds it. */
     public static FailoverEngine engine(Map<String, String> props, InstantSource clock, HealthListener listener,
                                         EngineObserver observer) {
         BatonConfig config = config(props);
-        Redactor redactor = Redactor.forConnections(config.connections());
-        return new FailoverEngine(config, List.of(new OpenAiAdapter(HTTP, config.maxResponseBytes(), redactor),
-                new AnthropicAdapter(HTTP, config.maxResponseBytes(), redactor),
-                new AzureOpenAiAdapter(HTTP, config.maxResponseBytes(), redactor)),
+        return new FailoverEngine(config, Adapters.create(Adapters.discover(), HTTP, config),
                 new InMemoryRecordStore(config.recordCapacity()), clock, TIMER, listener, observer);
     }
 

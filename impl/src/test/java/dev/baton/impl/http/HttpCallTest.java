@@ -1,5 +1,6 @@
 package dev.baton.impl.http;
 
+import dev.baton.spi.ProviderTransport.Request;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -11,7 +12,7 @@ class HttpCallTest {
 
     @Test
     void printsNeitherTheKeyNorThePrompt() {
-        HttpCall call = HttpCall.post(URI.create("https://api.example.com/v1/chat/completions"),
+        Request call = Request.post(URI.create("https://api.example.com/v1/chat/completions"),
                 Map.of("Authorization", "Bearer sk-proj-secret", "x-api-key", "sk-ant-secret"),
                 "{\"messages\":[{\"role\":\"user\",\"content\":\"my private question\"}]}");
 

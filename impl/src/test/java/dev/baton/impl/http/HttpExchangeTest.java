@@ -1,10 +1,12 @@
 package dev.baton.impl.http;
 
 import dev.baton.FailureKind;
+import dev.baton.impl.adapter.Adapters;
+import dev.baton.impl.config.Redactor;
 import dev.baton.impl.engine.EngineFixture;
-import dev.baton.impl.engine.Redactor;
 import dev.baton.impl.openai.OpenAiProtocol;
 import dev.baton.spi.ProviderException;
+import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
 import jakarta.json.JsonObject;
@@ -40,9 +42,9 @@ class HttpExchangeTest {
     @RegisterExtension
     static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
 
-    private final OpenAiProtocol openAi = new OpenAiProtocol(new Redactor(List.of()));
+    private final OpenAiProtocol openAi = new OpenAiProtocol(Adapters.context(EngineFixture.HTTP, 8 * 1024 * 1024, new Redactor(List.of())));
 
-    private static HttpCall call(URI base, boolean stream) {
+    private static Request call(URI base, boolean stream) {
         String body = "{\"model\":\"m\",\"stream\":" + stream + ",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}";
         return OpenAiProtocol.request(URI.create(base + "/chat/completions"),
                 jakarta.json.Json.createReader(new java.io.StringReader(body)).readObject(), stream, Map.of(), Map.of());

@@ -1,5 +1,6 @@
 package dev.baton.impl.http;
 
+import dev.baton.spi.ProviderTransport.Event;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -14,32 +15,32 @@ class SseParserTest {
 
     @Test
     void aDataLineFollowedByABlankLineIsOneEvent() {
-        List<SseParser.Event> events = feed(new SseParser(1000), "data: {\"a\":1}", "", "data: [DONE]", "");
-        assertEquals(List.of(new SseParser.Event(null, "{\"a\":1}"), new SseParser.Event(null, "[DONE]")), events);
+        List<Event> events = feed(new SseParser(1000), "data: {\"a\":1}", "", "data: [DONE]", "");
+        assertEquals(List.of(new Event(null, "{\"a\":1}"), new Event(null, "[DONE]")), events);
     }
 
     @Test
     void theEventIsCompleteOnlyAtTheBlankLine() {
         SseParser parser = new SseParser(1000);
         assertNull(parser.line("data: x"));
-        assertEquals(new SseParser.Event(null, "x"), parser.line(""));
+        assertEquals(new Event(null, "x"), parser.line(""));
     }
 
     @Test
     void multipleDataLinesJoinWithNewlines() {
-        assertEquals(List.of(new SseParser.Event(null, "one\ntwo\n")),
+        assertEquals(List.of(new Event(null, "one\ntwo\n")),
                 feed(new SseParser(1000), "data: one", "data:two", "data:", ""));
     }
 
     @Test
     void readsEventNamesAndForgetsThemAfterTheEvent() {
-        assertEquals(List.of(new SseParser.Event("error", "{}"), new SseParser.Event(null, "x")),
+        assertEquals(List.of(new Event("error", "{}"), new Event(null, "x")),
                 feed(new SseParser(1000), "event: error", "data: {}", "", "data: x", ""));
     }
 
     @Test
     void commentsAndUnknownFieldsAreIgnored() {
-        assertEquals(List.of(new SseParser.Event(null, "x")),
+        assertEquals(List.of(new Event(null, "x")),
                 feed(new SseParser(1000), ": keep-alive", "id: 7", "retry: 100", "data: x", ": another", ""));
     }
 
@@ -50,7 +51,7 @@ class SseParserTest {
 
     @Test
     void onlyOneLeadingSpaceIsRemoved() {
-        assertEquals(List.of(new SseParser.Event(null, " x")), feed(new SseParser(1000), "data:  x", ""));
+        assertEquals(List.of(new Event(null, " x")), feed(new SseParser(1000), "data:  x", ""));
     }
 
     @Test
@@ -58,7 +59,7 @@ class SseParserTest {
         SseParser parser = new SseParser(1000);
         parser.line("event: done");
         parser.line("data: last");
-        assertEquals(new SseParser.Event("done", "last"), parser.finish());
+        assertEquals(new Event("done", "last"), parser.finish());
         assertNull(parser.finish());
     }
 
@@ -72,13 +73,13 @@ class SseParserTest {
 
     @Test
     void anEventAtTheLimitIsAccepted() {
-        assertEquals(List.of(new SseParser.Event(null, "1234567890")), feed(new SseParser(10), "data: 1234567890", ""));
+        assertEquals(List.of(new Event(null, "1234567890")), feed(new SseParser(10), "data: 1234567890", ""));
     }
 
-    private static List<SseParser.Event> feed(SseParser parser, String... lines) {
-        List<SseParser.Event> events = new ArrayList<>();
+    private static List<Event> feed(SseParser parser, String... lines) {
+        List<Event> events = new ArrayList<>();
         for (String line : lines) {
-            SseParser.Event e = parser.line(line);
+            Event e = parser.line(line);
             if (e != null) {
                 events.add(e);
             }

@@ -5,6 +5,7 @@ import dev.baton.FailureKind;
 import dev.baton.ServedBy;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.exception.UpstreamFailedException;
+import dev.baton.exception.UpstreamUnavailableException;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
 import dev.baton.record.SkippedTarget;
@@ -43,8 +44,8 @@ class ResponsesTest {
                                 FailureKind.CONNECTION, 0, null, null, "refused", null, false, false)),
                 List.of(new SkippedTarget("c/gpt", "standby_b", "ejected for 27s more")),
                 false, false, null, 60, null, false);
-        UpstreamFailedException e = UpstreamFailedException.of("No target could serve the request.", 502,
-                "server_error", "upstream_error", null, Duration.ofMillis(2_300), true, record);
+        UpstreamFailedException e = new UpstreamUnavailableException("No target could serve the request.", 502,
+                "server_error", "upstream_error", null, Duration.ofMillis(2_300), record);
 
         Answer answer = Responses.failure(e, "req_fallback");
 

@@ -3,15 +3,17 @@ package dev.baton.impl.stats;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.FailureKind;
+import dev.baton.impl.adapter.Adapters;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
+import dev.baton.impl.config.Redactor;
 import dev.baton.impl.engine.EngineFixture;
 import dev.baton.impl.engine.FailoverEngine;
-import dev.baton.impl.engine.Redactor;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.MutableClock;
 import dev.baton.impl.openai.OpenAiAdapter;
+import dev.baton.impl.openai.OpenAiAdapterFactory;
 import dev.baton.impl.record.InMemoryRecordStore;
 import dev.baton.record.RequestRecord;
 import dev.baton.spi.RecordQuery;
@@ -59,9 +61,9 @@ class OperatorViewEngineTest {
         props.put("baton.routes.chat.deadline", "5s");
         props.put("baton.routes.chat.attempt-timeout", "2s");
         BatonConfig config = ConfigLoader.load(new SmallRyeConfigBuilder()
-                .withSources(new PropertiesConfigSource(props, "test", 100)).build(), Set.of(OpenAiAdapter.ID));
-        engine = new FailoverEngine(config, List.of(new OpenAiAdapter(EngineFixture.HTTP, config.maxResponseBytes(),
-                Redactor.forConnections(config.connections()))), new InMemoryRecordStore(100), clock,
+                .withSources(new PropertiesConfigSource(props, "test", 100)).build(), List.of(new OpenAiAdapterFactory()));
+        engine = new FailoverEngine(config, Adapters.create(List.of(new OpenAiAdapterFactory()), EngineFixture.HTTP,
+                config), new InMemoryRecordStore(100), clock,
                 EngineFixture.TIMER, HealthListener.NONE, stats);
     }
 

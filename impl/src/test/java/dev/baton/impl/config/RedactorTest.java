@@ -1,4 +1,4 @@
-package dev.baton.impl.engine;
+package dev.baton.impl.config;
 
 import org.junit.jupiter.api.Test;
 

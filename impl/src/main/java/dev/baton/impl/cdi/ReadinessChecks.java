@@ -1,6 +1,6 @@
-package dev.baton.impl.readiness;
+package dev.baton.impl.cdi;
 
-import dev.baton.impl.cdi.BatonChatService;
+import dev.baton.impl.readiness.RouteReadiness;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
 import jakarta.enterprise.inject.spi.CDI;
@@ -12,14 +12,15 @@ import java.util.Collection;
 
 /**
  * Adds one {@code @Readiness} health check bean per configured route. Only called when the
- * MicroProfile Health API is on the class path, so nothing here loads where it is absent.
+ * MicroProfile Health API is on the class path, so nothing here loads where it is absent. CDI wiring, so it
+ * lives here; the check itself ({@link RouteReadiness}) knows only the engine.
  */
-public final class ReadinessChecks {
+final class ReadinessChecks {
 
     private ReadinessChecks() {
     }
 
-    public static void register(AfterBeanDiscovery event, Collection<String> routes) {
+    static void register(AfterBeanDiscovery event, Collection<String> routes) {
         for (String route : routes) {
             event.addBean()
                     .beanClass(RouteReadiness.class)

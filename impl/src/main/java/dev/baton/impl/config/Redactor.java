@@ -1,6 +1,5 @@
-package dev.baton.impl.engine;
+package dev.baton.impl.config;
 
-import dev.baton.impl.config.ConnectionConfig;
 
 import java.util.Collection;
 import java.util.List;

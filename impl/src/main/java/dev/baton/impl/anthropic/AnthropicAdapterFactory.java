@@ -1,0 +1,27 @@
+package dev.baton.impl.anthropic;
+
+import dev.baton.spi.AdapterContext;
+import dev.baton.spi.ProviderAdapter;
+import dev.baton.spi.ProviderAdapterFactory;
+
+import java.net.URI;
+import java.util.Optional;
+
+/** Provider {@code anthropic}: the Anthropic Messages API. */
+public final class AnthropicAdapterFactory implements ProviderAdapterFactory {
+
+    @Override
+    public String id() {
+        return AnthropicAdapter.ID;
+    }
+
+    @Override
+    public Optional<URI> defaultBaseUrl() {
+        return Optional.of(URI.create("https://api.anthropic.com/v1"));
+    }
+
+    @Override
+    public ProviderAdapter create(AdapterContext context) {
+        return new AnthropicAdapter(context);
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * Rate-limited logging. Internal: not API, may change without notice.
+ */
+package dev.baton.impl.log;

@@ -1,0 +1,26 @@
+package dev.baton.impl.servlet;
+
+import dev.baton.exception.RequestRejectedException;
+
+/** The endpoint's own refusals, which only an HTTP caller can meet. */
+final class Rejections {
+
+    private Rejections() {
+    }
+
+    /** 413: the body, or a part of it, is larger than the configured limit. */
+    static RequestRejectedException tooLarge(String message) {
+        return new RequestRejectedException(message, 413, "invalid_request_error", "request_too_large", null);
+    }
+
+    /** 401: the caller's gateway key is missing or wrong. */
+    static RequestRejectedException unauthorized(String message) {
+        return new RequestRejectedException(message, 401, "authentication_error", "invalid_api_key", null);
+    }
+
+    /** 403: the caller may not use this model or route. */
+    static RequestRejectedException modelNotAllowed(String model) {
+        return new RequestRejectedException("This key may not use the model `" + model + "`.", 403,
+                "permission_error", "model_not_allowed", "model");
+    }
+}
