@@ -71,6 +71,23 @@ public final class Account {
         return log.size();
     }
 
+    /**
+     * Waits until at least {@code count} requests have arrived, for at most {@code timeout}.
+     *
+     * @return whether they did
+     */
+    public synchronized boolean awaitRequests(int count, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (log.size() < count) {
+            long left = end - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return true;
+    }
+
     /** The most recent request; throws {@link NoSuchElementException} if none arrived. */
     public synchronized RecordedRequest lastRequest() {
         if (log.isEmpty()) {
@@ -100,6 +117,7 @@ public final class Account {
      */
     synchronized Behavior admit(RecordedRequest request, String model) {
         log.add(request);
+        notifyAll();
         if (model == null) {
             return null;
         }

@@ -7,8 +7,8 @@ import dev.baton.impl.health.ConnectionHealth;
 import java.time.Duration;
 
 /**
- * What to do after a failed attempt: the act stage's decision, as a pure function of the failure,
- * the route's action for its kind and the time left. The retry budget is consulted by the caller
+ * What to do after a failed attempt: the decide stage, as a pure function of the failure, whether
+ * it came after the commit point, the route's action for its kind and the time left. The retry budget is consulted by the caller
  * only when the decision is to retry.
  */
 record Decision(Step step, Duration delay) {
@@ -22,6 +22,7 @@ record Decision(Step step, Duration delay) {
     static final Decision STOP = new Decision(Step.STOP, Duration.ZERO);
 
     /**
+     * @param committed     whether output of the failed attempt had already reached the caller
      * @param retriesDone   same-target retries already spent on this target
      * @param maxRetries    the route's same-target retries
      * @param retryAfter    the provider's Retry-After, or {@code null}
@@ -30,9 +31,13 @@ record Decision(Step step, Duration delay) {
      * @param remaining     time left before the deadline
      * @param sameModelLeft whether another target of the same model remains in the plan
      */
-    static Decision afterFailure(FailureKind kind, FailureAction action, int retriesDone, int maxRetries,
+    static Decision afterFailure(boolean committed, FailureKind kind, FailureAction action, int retriesDone, int maxRetries,
                                  Duration retryAfter, Duration jitter, Duration maxWait, Duration remaining,
                                  boolean sameModelLeft) {
+        // Nothing moves after the commit point: the caller already has part of one target's answer.
+        if (committed) {
+            return STOP;
+        }
         if (action == FailureAction.STOP) {
             return STOP;
         }

@@ -1,5 +1,7 @@
 package dev.baton.impl.engine;
 
+import dev.baton.impl.concurrent.Scheduler;
+import dev.baton.impl.concurrent.Ticker;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.Redactor;
 import dev.baton.impl.health.HealthRegistry;
@@ -9,11 +11,14 @@ import dev.baton.spi.RecordStore;
 
 import java.time.InstantSource;
 import java.util.Map;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.random.RandomGenerator;
 
-/** What every execution shares: configuration, health, budget, adapters, clock, timer. Immutable. */
+/**
+ * What every request shares: configuration, health, budget, adapters, and time (the wall clock for
+ * records and health, the ticker for deadlines and durations, the scheduler for timeouts and waits).
+ * Immutable.
+ */
 record EngineContext(BatonConfig config, Map<String, ProviderAdapter> adapters, HealthRegistry health,
                      RetryBudget budget, ConnectionGuards guards, RecordStore store, Redactor redactor, InstantSource clock,
-                     ScheduledExecutorService timer, RandomGenerator random, EngineObserver observer) {
+                     Ticker ticker, Scheduler scheduler, RandomGenerator random, EngineObserver observer) {
 }

@@ -1,6 +1,7 @@
 package dev.baton.impl.engine;
 
 import dev.baton.ChatRequest;
+import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
 
 import java.util.ArrayList;
@@ -26,6 +27,14 @@ public interface EngineObserver {
 
     /** Once per admitted request, after its record was saved. */
     default void finished(RequestRecord record, Object admission) {
+    }
+
+    /** An attempt on {@code target} starts; {@link #attemptEnded} follows once, however it ends. */
+    default void attemptStarted(String requestId, String target) {
+    }
+
+    /** An attempt ended: served, failed, or abandoned by its caller. */
+    default void attemptEnded(String requestId, AttemptRecord attempt) {
     }
 
     /** The retry budget refused a same-target retry; the request failed over instead. */
@@ -54,6 +63,16 @@ public interface EngineObserver {
                 for (int i = 0; i < all.size(); i++) {
                     all.get(i).finished(record, states.get(i));
                 }
+            }
+
+            @Override
+            public void attemptStarted(String requestId, String target) {
+                all.forEach(o -> o.attemptStarted(requestId, target));
+            }
+
+            @Override
+            public void attemptEnded(String requestId, AttemptRecord attempt) {
+                all.forEach(o -> o.attemptEnded(requestId, attempt));
             }
 
             @Override

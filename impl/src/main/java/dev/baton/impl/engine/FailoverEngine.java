@@ -4,6 +4,8 @@ import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.exception.FailoverException;
+import dev.baton.impl.concurrent.Scheduler;
+import dev.baton.impl.concurrent.Ticker;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.config.Redactor;
@@ -28,11 +30,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The failover pipeline: admit and plan ({@link Planner}), then attempt, classify, act, answer and
- * record ({@link Execution}). Usable without CDI. Thread-safe.
+ * The failover pipeline: admit ({@link Planner}), then one {@link FailoverLoop} per request for
+ * plan, gate, attempt, classify, decide, answer and record. Usable without CDI. Thread-safe.
  *
  * <p>Threading: no thread is blocked per request. Attempts run on the HTTP client's threads;
- * timeouts and waits run on the timer it is given, which only completes futures and starts the
+ * timeouts and waits run on the scheduler it is given, which only completes futures and starts the
  * next attempt.
  */
 public final class FailoverEngine {
@@ -43,18 +45,30 @@ public final class FailoverEngine {
     private final EngineContext ctx;
 
     /**
+     * An engine on real time: the system's ticker, and {@code timer} for its timeouts and waits.
+     *
      * @param adapters one per provider id ({@code baton.connections.<name>.provider})
-     * @param timer the application's one timer (see {@code Threads.timer}): the engine's timeouts and waits run on
-     *              it, and it stays the caller's to shut down
+     * @param timer    the application's one timer (see {@code Threads.timer}); it stays the caller's to shut down
      */
     public FailoverEngine(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
                           InstantSource clock, ScheduledExecutorService timer, HealthListener listener,
+                          EngineObserver observer) {
+        this(config, adapters, store, clock, Ticker.SYSTEM, Scheduler.on(timer), listener, observer);
+    }
+
+    /**
+     * @param clock     wall time, for records and for connections' parking and ejection
+     * @param ticker    monotonic time, for deadlines and durations
+     * @param scheduler runs every timeout and wait
+     */
+    public FailoverEngine(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
+                          InstantSource clock, Ticker ticker, Scheduler scheduler, HealthListener listener,
                           EngineObserver observer) {
         HealthRegistry health = new HealthRegistry(config.connections(), clock, listener);
         this.planner = new Planner(config);
         this.ctx = new EngineContext(config, Map.copyOf(adapters), health, new RetryBudget(config.retryBudget(), clock),
                 new ConnectionGuards(config.connections()),
-                store, Redactor.forConnections(config.connections()), clock, timer,
+                store, Redactor.forConnections(config.connections()), clock, ticker, scheduler,
                 () -> ThreadLocalRandom.current().nextLong(), observer);
     }
 
@@ -81,7 +95,9 @@ public final class FailoverEngine {
         } catch (FailoverException refused) {
             return CompletableFuture.failedFuture(refused);
         }
-        return new CompleteExecution(ctx, request.withStream(false), resolution, newId()).start();
+        ChatRequest whole = request.withStream(false);
+        CompleteMode mode = new CompleteMode();
+        return mode.start(new FailoverLoop(ctx, whole, resolution, newId(), mode));
     }
 
     /** A cold stream of the answer; refusals and failures arrive through {@code onError}. */
@@ -102,7 +118,8 @@ public final class FailoverEngine {
         } catch (FailoverException refused) {
             return HttpExchange.failed(refused);
         }
-        return new StreamExecution(ctx, request.withStream(true), resolution, newId());
+        StreamMode mode = new StreamMode();
+        return mode.bind(new FailoverLoop(ctx, request.withStream(true), resolution, newId(), mode));
     }
 
     public Optional<RequestRecord> findRecord(String id) {
@@ -115,11 +132,11 @@ public final class FailoverEngine {
     }
 
     /**
-     * The engine's timer thread, for the endpoint's own short deadlines around a request (the body
+     * The engine's scheduler, for the endpoint's own short deadlines around a request (the body
      * read limit). Whatever runs on it must not block.
      */
-    public ScheduledExecutorService timer() {
-        return ctx.timer();
+    public Scheduler scheduler() {
+        return ctx.scheduler();
     }
 
     public HealthRegistry health() {

@@ -1,15 +1,13 @@
 package dev.baton.impl.servlet;
 
 import dev.baton.exception.RequestRejectedException;
+import dev.baton.impl.concurrent.Scheduler;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -33,7 +31,7 @@ final class BodyReader implements ReadListener {
     private final byte[] buffer = new byte[8192];
     /** Set once, by whichever ends the read first: the container's callbacks or the timer. */
     private final AtomicBoolean done = new AtomicBoolean();
-    private volatile ScheduledFuture<?> deadline;
+    private volatile Scheduler.Scheduled deadline;
 
     private BodyReader(ServletInputStream in, int maxBytes, Consumer<byte[]> onBody, Consumer<Throwable> onFailure) {
         this.in = in;
@@ -44,14 +42,13 @@ final class BodyReader implements ReadListener {
 
     /**
      * Starts reading; exactly one of the callbacks runs once, on a container thread or, when the
-     * body is late, on {@code timer}.
+     * body is late, on {@code scheduler}'s thread.
      */
-    static void read(ServletInputStream in, int maxBytes, Duration maxReadTime, ScheduledExecutorService timer,
+    static void read(ServletInputStream in, int maxBytes, Duration maxReadTime, Scheduler scheduler,
                      Consumer<byte[]> onBody, Consumer<Throwable> onFailure) {
         BodyReader reader = new BodyReader(in, maxBytes, onBody, onFailure);
-        reader.deadline = timer.schedule(() -> reader.fail(RequestRejectedException.bodyTimeout(
-                "The request body took longer than " + maxReadTime.toSeconds() + " s to arrive.")),
-                maxReadTime.toNanos(), TimeUnit.NANOSECONDS);
+        reader.deadline = scheduler.schedule(maxReadTime, () -> reader.fail(RequestRejectedException.bodyTimeout(
+                "The request body took longer than " + maxReadTime.toSeconds() + " s to arrive.")));
         in.setReadListener(reader);
     }
 
@@ -93,9 +90,9 @@ final class BodyReader implements ReadListener {
         if (!done.compareAndSet(false, true)) {
             return false;
         }
-        ScheduledFuture<?> timer = deadline;
+        Scheduler.Scheduled timer = deadline;
         if (timer != null) {
-            timer.cancel(false);
+            timer.cancel();
         }
         return true;
     }

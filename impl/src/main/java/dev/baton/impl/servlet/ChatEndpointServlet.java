@@ -7,6 +7,7 @@ import dev.baton.exception.FailoverException;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.cdi.BatonChatService;
 import dev.baton.impl.cdi.BatonExtension;
+import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConnectionConfig;
 import dev.baton.impl.config.PolicyOverride;
@@ -32,7 +33,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Flow;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Collectors;
 
 /**
@@ -61,8 +61,8 @@ public class ChatEndpointServlet extends HttpServlet {
     private static final Duration ASYNC_TIMEOUT_MARGIN = Duration.ofSeconds(30);
 
     private transient FailoverEngine engine;
-    /** The engine's timer: the body read limit runs on it. */
-    private transient ScheduledExecutorService timer;
+    /** The engine's scheduler: the body read limit runs on it. */
+    private transient Scheduler scheduler;
     private transient BatonConfig config;
     private int maxBodyBytes;
     private transient Set<String> allowedModels;
@@ -73,7 +73,7 @@ public class ChatEndpointServlet extends HttpServlet {
     @Override
     public void init() {
         engine = CDI.current().select(BatonChatService.class).get().engine();
-        timer = engine.timer();
+        scheduler = engine.scheduler();
         config = CDI.current().select(BatonExtension.class).get().config();
         maxBodyBytes = Integer.parseInt(getInitParameter("max-body-bytes"));
         allowedModels = Arrays.stream(getInitParameter("allowed-models").split(",")).filter(m -> !m.isBlank())
@@ -113,7 +113,7 @@ public class ChatEndpointServlet extends HttpServlet {
         async.setTimeout(asyncTimeout.toMillis());
         AsyncOutput output = new AsyncOutput(async, () -> Responses.timedOut(asyncTimeout, refusalId));
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
-        BodyReader.read(req.getInputStream(), maxBodyBytes, BodyReader.MAX_READ_TIME, timer, body -> {
+        BodyReader.read(req.getInputStream(), maxBodyBytes, BodyReader.MAX_READ_TIME, scheduler, body -> {
             try {
                 chat(body, req, caller, idempotencyKey, response, output, refusalId);
             } catch (Throwable e) {

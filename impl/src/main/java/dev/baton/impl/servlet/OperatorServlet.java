@@ -125,7 +125,7 @@ public class OperatorServlet extends HttpServlet {
         AsyncOutput output = new AsyncOutput(async,
                 () -> Responses.timedOut(Duration.ofMillis(async.getTimeout()), id));
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
-        BodyReader.read(req.getInputStream(), MAX_BODY_BYTES, BodyReader.MAX_READ_TIME, engine.timer(), body -> {
+        BodyReader.read(req.getInputStream(), MAX_BODY_BYTES, BodyReader.MAX_READ_TIME, engine.scheduler(), body -> {
             Answer answer;
             try {
                 OperatorRequests.Ejection ejection = OperatorRequests.ejection(body, health.get().snapshot().coolOff());

@@ -206,7 +206,7 @@ abstract class AdapterContract {
         Flow.Subscription[] subscription = new Flow.Subscription[1];
 
         stream(subscription);
-        Thread.sleep(300); // let the exchange start
+        assertTrue(sim.account("a").awaitRequests(1, Duration.ofSeconds(5)), "the exchange started");
         subscription[0].cancel();
 
         assertTrue(sim.account("a").lastRequest().awaitClientDisconnect(Duration.ofSeconds(5)));

@@ -5,7 +5,7 @@ import dev.baton.ChatRequest;
 import dev.baton.FailureKind;
 import dev.baton.impl.engine.EngineFixture.Mode;
 import dev.baton.impl.engine.EngineFixture.Outcome;
-import dev.baton.impl.health.MutableClock;
+import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.record.RequestRecord;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
@@ -58,7 +58,7 @@ class AzureAndAlternateHostsTest {
         props.putAll(EngineFixture.connections(sim.simulator(), "gpt-4o", "oa"));
         props.put("baton.routes.chat.targets", "az/gpt-4o, oa/gpt-4o");
         props.put("baton.routes.chat.retry-backoff", "10ms");
-        engine = EngineFixture.engine(props, new MutableClock());
+        engine = EngineFixture.engine(props, new VirtualTime());
         return engine;
     }
 
@@ -146,7 +146,7 @@ class AzureAndAlternateHostsTest {
         props.put("baton.connections.alt.alternate-base-urls", live);
         props.put("baton.routes.chat.targets", "alt/gpt-4o");
         props.put("baton.routes.chat.same-target-retries", "0");
-        engine = EngineFixture.engine(props, new MutableClock());
+        engine = EngineFixture.engine(props, new VirtualTime());
         return engine;
     }
 
@@ -175,7 +175,7 @@ class AzureAndAlternateHostsTest {
         props.put("baton.connections.first.alternate-base-urls", sim.simulator().baseUrl("second"));
         props.put("baton.routes.chat.targets", "first/gpt-4o");
         props.put("baton.routes.chat.same-target-retries", "0");
-        engine = EngineFixture.engine(props, new MutableClock());
+        engine = EngineFixture.engine(props, new VirtualTime());
         sim.account("first").setDefault(Behavior.serverError());
 
         Outcome outcome = mode.call(engine, ChatRequest.of("chat", "Say hello."));
@@ -190,7 +190,7 @@ class AzureAndAlternateHostsTest {
         Map<String, String> props = new HashMap<>(EngineFixture.connections(sim.simulator(), "llama-3", "vllm"));
         props.put("baton.routes.chat.targets", "vllm/llama-3");
         props.putAll(extra);
-        engine = EngineFixture.engine(props, new MutableClock());
+        engine = EngineFixture.engine(props, new VirtualTime());
         return engine;
     }
 

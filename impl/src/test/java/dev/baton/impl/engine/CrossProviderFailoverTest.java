@@ -6,7 +6,7 @@ import dev.baton.FailureKind;
 import dev.baton.exception.StreamInterruptedException;
 import dev.baton.impl.engine.EngineFixture.Mode;
 import dev.baton.impl.engine.EngineFixture.Outcome;
-import dev.baton.impl.health.MutableClock;
+import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.record.RequestRecord;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
@@ -46,7 +46,7 @@ class CrossProviderFailoverTest {
                 ? "gpt/gpt-5.4-mini, claude/claude-haiku-5-5" : "claude/claude-haiku-5-5, gpt/gpt-5.4-mini");
         props.put("baton.routes.chat.first-token-timeout", "2s");
         props.put("baton.routes.chat.retry-backoff", "10ms");
-        engine = EngineFixture.engine(props, new MutableClock());
+        engine = EngineFixture.engine(props, new VirtualTime());
         return engine;
     }
 

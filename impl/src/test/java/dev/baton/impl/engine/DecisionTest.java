@@ -18,7 +18,7 @@ class DecisionTest {
 
     private static Decision decide(FailureKind kind, FailureAction action, int done, int max, Duration retryAfter,
                                    Duration remaining, boolean sameModelLeft) {
-        return Decision.afterFailure(kind, action, done, max, retryAfter, JITTER, MAX_WAIT, remaining, sameModelLeft);
+        return Decision.afterFailure(false, kind, action, done, max, retryAfter, JITTER, MAX_WAIT, remaining, sameModelLeft);
     }
 
     private static Decision retryAfter(Duration delay) {
@@ -29,6 +29,15 @@ class DecisionTest {
     @EnumSource(FailureKind.class)
     void stopActionStopsEveryKind(FailureKind kind) {
         assertEquals(Decision.STOP, decide(kind, FailureAction.STOP, 0, 3, null, PLENTY, true));
+    }
+
+    @ParameterizedTest
+    @EnumSource(FailureKind.class)
+    void nothingMovesAfterTheCommitPointWhateverTheRouteSays(FailureKind kind) {
+        for (FailureAction action : FailureAction.values()) {
+            assertEquals(Decision.STOP, Decision.afterFailure(true, kind, action, 0, 3, null, JITTER, MAX_WAIT, PLENTY,
+                    true), kind + " with " + action);
+        }
     }
 
     @Test
@@ -55,7 +64,7 @@ class DecisionTest {
                 Duration.ofMillis(2001), PLENTY, false));
         // Without a Retry-After the connection is parked 30 s: far past max-wait.
         assertEquals(Decision.NEXT, decide(FailureKind.RATE_LIMIT, FailureAction.FAILOVER, 0, 1, null, PLENTY, false));
-        assertEquals(retryAfter(Duration.ofSeconds(30)), Decision.afterFailure(FailureKind.RATE_LIMIT,
+        assertEquals(retryAfter(Duration.ofSeconds(30)), Decision.afterFailure(false, FailureKind.RATE_LIMIT,
                 FailureAction.FAILOVER, 0, 1, null, JITTER, Duration.ofMinutes(1), PLENTY, false));
     }
 
@@ -98,17 +107,17 @@ class DecisionTest {
     @Test
     void aServerErrorIsRetriedOnlyWhenDelayPlusOneHundredMillisecondsFits() {
         Duration delay = Duration.ofMillis(900);
-        assertEquals(retryAfter(delay), Decision.afterFailure(FailureKind.SERVER_ERROR, FailureAction.RETRY, 0, 1,
+        assertEquals(retryAfter(delay), Decision.afterFailure(false, FailureKind.SERVER_ERROR, FailureAction.RETRY, 0, 1,
                 null, delay, MAX_WAIT, Duration.ofMillis(1000), true));
-        assertEquals(Decision.NEXT, Decision.afterFailure(FailureKind.SERVER_ERROR, FailureAction.RETRY, 0, 1,
+        assertEquals(Decision.NEXT, Decision.afterFailure(false, FailureKind.SERVER_ERROR, FailureAction.RETRY, 0, 1,
                 null, delay, MAX_WAIT, Duration.ofMillis(999), true));
     }
 
     @Test
     void aJitteredBackoffHasItsOwnCapAndIsNotCutByMaxWait() {
-        assertEquals(retryAfter(Duration.ofMillis(300)), Decision.afterFailure(FailureKind.SERVER_ERROR,
+        assertEquals(retryAfter(Duration.ofMillis(300)), Decision.afterFailure(false, FailureKind.SERVER_ERROR,
                 FailureAction.RETRY, 0, 1, null, Duration.ofMillis(300), Duration.ZERO, PLENTY, true));
-        assertEquals(Decision.NEXT, Decision.afterFailure(FailureKind.SERVER_ERROR, FailureAction.RETRY, 0, 1,
+        assertEquals(Decision.NEXT, Decision.afterFailure(false, FailureKind.SERVER_ERROR, FailureAction.RETRY, 0, 1,
                 Duration.ofMillis(300), JITTER, Duration.ZERO, PLENTY, true));
     }
 

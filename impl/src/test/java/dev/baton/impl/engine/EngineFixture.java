@@ -6,13 +6,17 @@ import dev.baton.ChatResponse;
 import dev.baton.ServedBy;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.adapter.Adapters;
+import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.concurrent.Threads;
+import dev.baton.impl.concurrent.Ticker;
+import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.http.BatonHttpClient;
 import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.impl.record.InMemoryRecordStore;
+import dev.baton.record.AttemptRecord;
 import dev.baton.testkit.ProviderSimulator;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
@@ -30,6 +34,7 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /** Builds a real engine over loopback HTTP against the simulator, and calls it in either mode. */
 public final class EngineFixture {
@@ -66,54 +71,97 @@ public final class EngineFixture {
         return ConfigLoader.load(config, Adapters.discover());
     }
 
-    static FailoverEngine engine(Map<String, String> props, InstantSource clock) {
-        return engine(props, clock, HealthListener.NONE, EngineObserver.NONE);
+    /**
+     * An engine on virtual time: its timeouts and waits run on {@code time}, which is held while an
+     * attempt is in flight, so waits between attempts pass at once and a timeout fires only when the
+     * test advances past it.
+     */
+    static FailoverEngine engine(Map<String, String> props, VirtualTime time) {
+        return engine(props, time, time, time, HealthListener.NONE, new EngineObserver() {
+            @Override
+            public void attemptStarted(String requestId, String target) {
+                time.hold();
+            }
+
+            @Override
+            public void attemptEnded(String requestId, AttemptRecord attempt) {
+                time.release();
+            }
+        });
+    }
+
+    /** An engine on real time, as an application has. */
+    public static FailoverEngine engine(Map<String, String> props, InstantSource clock, HealthListener listener,
+                                        EngineObserver observer) {
+        return engine(props, clock, Ticker.SYSTEM, Scheduler.on(TIMER), listener, observer);
     }
 
     /** An engine over the adapters found on the class path (OpenAI, Anthropic, Azure…), as the CDI bean builds it. */
-    public static FailoverEngine engine(Map<String, String> props, InstantSource clock, HealthListener listener,
-                                        EngineObserver observer) {
+    private static FailoverEngine engine(Map<String, String> props, InstantSource clock, Ticker ticker,
+                                         Scheduler scheduler, HealthListener listener, EngineObserver observer) {
         BatonConfig config = config(props);
         return new FailoverEngine(config, Adapters.create(Adapters.discover(), HTTP, config),
-                new InMemoryRecordStore(config.recordCapacity()), clock, TIMER, listener, observer);
+                new InMemoryRecordStore(config.recordCapacity()), clock, ticker, scheduler, listener, observer);
     }
 
     /** How a test calls the engine; every scenario that applies to both runs in both. */
     enum Mode {
         COMPLETE {
             @Override
-            Outcome call(FailoverEngine engine, ChatRequest request) {
-                try {
-                    ChatResponse r = engine.complete(request).get(30, TimeUnit.SECONDS);
+            Call start(FailoverEngine engine, ChatRequest request) {
+                CompletableFuture<ChatResponse> answer = engine.complete(request);
+                return new Call(answer, List.of(), () -> {
+                    ChatResponse r = answer.join();
                     return new Outcome(r.content(), r.servedBy(), r.requestId(), null, List.of());
-                } catch (ExecutionException e) {
-                    return Outcome.failed((FailoverException) e.getCause(), List.of());
-                } catch (InterruptedException | TimeoutException e) {
-                    throw new AssertionError("the engine held the caller", e);
-                }
+                });
             }
         },
         STREAM {
             @Override
-            Outcome call(FailoverEngine engine, ChatRequest request) {
+            Call start(FailoverEngine engine, ChatRequest request) {
                 Collector collector = new Collector();
                 engine.stream(request).subscribe(collector);
-                try {
-                    collector.done.get(30, TimeUnit.SECONDS);
-                } catch (ExecutionException e) {
-                    return Outcome.failed((FailoverException) e.getCause(), collector.chunks);
-                } catch (InterruptedException | TimeoutException e) {
-                    throw new AssertionError("the stream never ended", e);
-                }
-                List<ChatChunk> chunks = collector.chunks;
-                StringBuilder text = new StringBuilder();
-                chunks.forEach(c -> text.append(c.contentDelta()));
-                ChatChunk first = chunks.get(0);
-                return new Outcome(text.toString(), first.servedBy(), first.requestId(), null, chunks);
+                return new Call(collector.done, collector.chunks, () -> {
+                    List<ChatChunk> chunks = collector.chunks;
+                    StringBuilder text = new StringBuilder();
+                    chunks.forEach(c -> text.append(c.contentDelta()));
+                    ChatChunk first = chunks.get(0);
+                    return new Outcome(text.toString(), first.servedBy(), first.requestId(), null, chunks);
+                });
             }
         };
 
-        abstract Outcome call(FailoverEngine engine, ChatRequest request);
+        /** Starts a call; a test that must move time during it does so before {@link Call#outcome}. */
+        abstract Call start(FailoverEngine engine, ChatRequest request);
+
+        Outcome call(FailoverEngine engine, ChatRequest request) {
+            return start(engine, request).outcome();
+        }
+    }
+
+    /** A call under way: its end, and (for a stream) the chunks so far. */
+    record Call(CompletableFuture<?> done, List<ChatChunk> chunks, Supplier<Outcome> success) {
+
+        Outcome outcome() {
+            try {
+                done.get(30, TimeUnit.SECONDS);
+                return success.get();
+            } catch (ExecutionException e) {
+                return Outcome.failed((FailoverException) e.getCause(), List.copyOf(chunks));
+            } catch (InterruptedException | TimeoutException e) {
+                throw new AssertionError("the engine held the caller", e);
+            }
+        }
+
+        /** Waits until the caller has its first chunk: the stream is committed. */
+        void awaitFirstChunk() throws InterruptedException {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            synchronized (chunks) {
+                while (chunks.isEmpty() && !done.isDone() && System.nanoTime() < end) {
+                    chunks.wait(10);
+                }
+            }
+        }
     }
 
     record Outcome(String text, ServedBy servedBy, String requestId, FailoverException error, List<ChatChunk> chunks) {
@@ -140,7 +188,10 @@ public final class EngineFixture {
 
         @Override
         public void onNext(ChatChunk item) {
-            chunks.add(item);
+            synchronized (chunks) {
+                chunks.add(item);
+                chunks.notifyAll();
+            }
             subscription.request(1);
         }
 

@@ -6,7 +6,7 @@ import dev.baton.exception.RequestRejectedException;
 import dev.baton.exception.StreamInterruptedException;
 import dev.baton.exception.UpstreamFailedException;
 import dev.baton.impl.engine.EngineFixture.Mode;
-import dev.baton.impl.health.MutableClock;
+import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.impl.engine.EngineFixture.Outcome;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
@@ -18,7 +18,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 
@@ -36,7 +35,7 @@ class FailoverEngineTest {
     @RegisterExtension
     static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
 
-    private final MutableClock clock = new MutableClock();
+    private final VirtualTime clock = new VirtualTime();
     private FailoverEngine engine;
 
 
@@ -69,13 +68,16 @@ class FailoverEngineTest {
 
     @ParameterizedTest
     @EnumSource(Mode.class)
-    void aStalledPrimaryIsAskedOnceAndTheStandbyServesWithinTheDeadline(Mode mode) {
+    void aStalledPrimaryIsAskedOnceAndTheStandbyServesWithinTheDeadline(Mode mode) throws InterruptedException {
         start(route("a", "b"));
         sim.account("a").setDefault(Behavior.noResponse());
 
-        long started = System.nanoTime();
-        Outcome outcome = mode.call(engine, chat());
-        long tookMs = (System.nanoTime() - started) / 1_000_000;
+        long started = clock.nanos();
+        EngineFixture.Call call = mode.start(engine, chat());
+        assertTrue(sim.account("a").awaitRequests(1, Duration.ofSeconds(5)));
+        clock.advance(Duration.ofMillis(700)); // the attempt timeout
+        Outcome outcome = call.outcome();
+        long tookMs = clock.since(started).toMillis();
 
         assertTrue(outcome.ok(), () -> "failed: " + outcome.error());
         assertEquals("Hello from b.", outcome.text());
@@ -275,7 +277,10 @@ class FailoverEngineTest {
         start(route("a", "b"));
         sim.account("a").enqueue(Behavior.ok().stallAfter(2));
 
-        Outcome outcome = Mode.STREAM.call(engine, chat());
+        EngineFixture.Call call = Mode.STREAM.start(engine, chat());
+        call.awaitFirstChunk();
+        clock.advance(Duration.ofMillis(500)); // the stream idle timeout
+        Outcome outcome = call.outcome();
 
         assertEquals("stream_idle_timeout", outcome.error().code());
         assertTrue(sim.account("a").lastRequest().awaitClientDisconnect(Duration.ofSeconds(5)),
@@ -319,16 +324,21 @@ class FailoverEngineTest {
 
     @ParameterizedTest
     @EnumSource(Mode.class)
-    void noAttemptStartsAfterTheDeadlineAndNoCallerIsHeldPastIt(Mode mode) {
+    void noAttemptStartsAfterTheDeadlineAndNoCallerIsHeldPastIt(Mode mode) throws InterruptedException {
         Map<String, String> props = route("a", "b", "c");
         props.put("baton.routes.chat.deadline", "1s");
         start(props);
         sim.account("a").setDefault(Behavior.noResponse());
         sim.account("b").setDefault(Behavior.noResponse());
 
-        long started = System.nanoTime();
-        Outcome outcome = mode.call(engine, chat());
-        long tookMs = (System.nanoTime() - started) / 1_000_000;
+        long started = clock.nanos();
+        EngineFixture.Call call = mode.start(engine, chat());
+        assertTrue(sim.account("a").awaitRequests(1, Duration.ofSeconds(5)));
+        clock.advance(Duration.ofMillis(700)); // a's attempt timeout
+        assertTrue(sim.account("b").awaitRequests(1, Duration.ofSeconds(5)));
+        clock.advance(Duration.ofMillis(300)); // b's, cut to what was left of the deadline
+        Outcome outcome = call.outcome();
+        long tookMs = clock.since(started).toMillis();
 
         assertEquals(408, outcome.error().httpStatus());
         assertTrue(tookMs < 1_400, "held " + tookMs + " ms past a 1 s deadline");
@@ -337,15 +347,18 @@ class FailoverEngineTest {
     }
 
     @Test
-    void theCallersOwnTimeoutShortensTheDeadline() {
+    void theCallersOwnTimeoutShortensTheDeadline() throws InterruptedException {
         Map<String, String> props = route("a", "b");
         props.put("baton.routes.chat.attempt-timeout", "10s");
         start(props);
         sim.account("a").setDefault(Behavior.noResponse());
 
-        long started = System.nanoTime();
-        Outcome outcome = Mode.COMPLETE.call(engine, chat().withTimeout(Duration.ofMillis(600)));
-        long tookMs = (System.nanoTime() - started) / 1_000_000;
+        long started = clock.nanos();
+        EngineFixture.Call call = Mode.COMPLETE.start(engine, chat().withTimeout(Duration.ofMillis(600)));
+        assertTrue(sim.account("a").awaitRequests(1, Duration.ofSeconds(5)));
+        clock.advance(Duration.ofMillis(600));
+        Outcome outcome = call.outcome();
+        long tookMs = clock.since(started).toMillis();
 
         assertEquals(408, outcome.error().httpStatus());
         assertTrue(tookMs < 1_000, "took " + tookMs + " ms");
@@ -506,7 +519,7 @@ class FailoverEngineTest {
      */
     @Test
     void aWideOutageCostsAboutNothingOnceTheTargetsAreEjected() {
-        engine = EngineFixture.engine(route("a", "b"), Clock.systemUTC());
+        engine = EngineFixture.engine(route("a", "b"), clock);
         sim.account("a").setDefault(Behavior.serverError());
         sim.account("b").setDefault(Behavior.serverError());
 

@@ -3,6 +3,7 @@ package dev.baton.impl.engine;
 import dev.baton.ChatRequest;
 import dev.baton.FailureKind;
 import dev.baton.exception.UpstreamFailedException;
+import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.impl.engine.EngineFixture.Mode;
 import dev.baton.impl.engine.EngineFixture.Outcome;
 import dev.baton.record.AttemptRecord;
@@ -14,7 +15,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -25,20 +25,21 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A caller is never held for a recovery: what the engine does during a provider incident, on the
- * real clock (a recovery is a real instant here), timed by the engine's own record.
+ * A caller is never held for a recovery: what the engine does during a provider incident, timed by
+ * the engine's own record on virtual time (waits pass at once, and count in full).
  */
 class IncidentTest {
 
     @RegisterExtension
     static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
 
+    private final VirtualTime time = new VirtualTime();
     private FailoverEngine engine;
 
 
     private FailoverEngine start(Map<String, String> props) {
         props.putIfAbsent("baton.defaults.retry-backoff", "10ms");
-        engine = EngineFixture.engine(props, Clock.systemUTC());
+        engine = EngineFixture.engine(props, time);
         return engine;
     }
 

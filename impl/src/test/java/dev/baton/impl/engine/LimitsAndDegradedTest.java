@@ -7,7 +7,7 @@ import dev.baton.FailureAction;
 import dev.baton.FailureKind;
 import dev.baton.exception.UpstreamUnavailableException;
 import dev.baton.impl.config.PolicyOverride;
-import dev.baton.impl.health.MutableClock;
+import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.record.RequestRecord;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
@@ -33,7 +33,7 @@ class LimitsAndDegradedTest {
     @RegisterExtension
     static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
 
-    private final MutableClock clock = new MutableClock();
+    private final VirtualTime clock = new VirtualTime();
     private FailoverEngine engine;
 
 
@@ -45,10 +45,7 @@ class LimitsAndDegradedTest {
     }
 
     private static void awaitFirstRequest(String account) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (sim.account(account).requestCount() == 0 && System.nanoTime() < until) {
-            Thread.sleep(5);
-        }
+        assertTrue(sim.account(account).awaitRequests(1, Duration.ofSeconds(5)), "no request reached " + account);
     }
 
     @Test
@@ -80,14 +77,10 @@ class LimitsAndDegradedTest {
         engine = EngineFixture.engine(props, clock);
         sim.account("a").enqueue(Behavior.reply("one two three four").eventInterval(Duration.ofMillis(250)));
 
-        EngineFixture.Outcome[] streamed = new EngineFixture.Outcome[1];
-        Thread streaming = new Thread(() -> streamed[0] = EngineFixture.Mode.STREAM.call(engine,
-                ChatRequest.of("chat", "stream")));
-        streaming.start();
-        awaitFirstRequest("a");
-        Thread.sleep(300); // past the first chunk: the stream is committed and still running
+        EngineFixture.Call streaming = EngineFixture.Mode.STREAM.start(engine, ChatRequest.of("chat", "stream"));
+        streaming.awaitFirstChunk(); // the stream is committed and still running
         ChatResponse during = engine.complete(ChatRequest.of("chat", "during")).get(5, TimeUnit.SECONDS);
-        streaming.join(10_000);
+        EngineFixture.Outcome[] streamed = {streaming.outcome()};
 
         assertEquals("standby_a", during.servedBy().position());
         assertTrue(streamed[0].ok(), () -> "stream failed: " + streamed[0].error());

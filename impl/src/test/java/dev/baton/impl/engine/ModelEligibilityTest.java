@@ -4,7 +4,7 @@ import dev.baton.ChatRequest;
 import dev.baton.exception.UpstreamFailedException;
 import dev.baton.impl.engine.EngineFixture.Mode;
 import dev.baton.impl.engine.EngineFixture.Outcome;
-import dev.baton.impl.health.MutableClock;
+import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.record.RequestRecord;
 import dev.baton.record.SkippedTarget;
 import dev.baton.testkit.Behavior;
@@ -47,7 +47,7 @@ class ModelEligibilityTest {
     }
 
     private void start(Map<String, String> props) {
-        engine = EngineFixture.engine(props, new MutableClock());
+        engine = EngineFixture.engine(props, new VirtualTime());
     }
 
     private RequestRecord record(Outcome outcome) {

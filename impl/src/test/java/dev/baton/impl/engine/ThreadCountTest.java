@@ -1,6 +1,7 @@
 package dev.baton.impl.engine;
 
 import dev.baton.ChatRequest;
+import dev.baton.impl.health.HealthListener;
 import dev.baton.testkit.ProviderSimulatorExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -44,7 +45,7 @@ class ThreadCountTest {
     @Test
     void fiveThousandRequestsStartNoThreadPerRequest() throws Exception {
         FailoverEngine engine = EngineFixture.engine(EngineFixture.connections(sim.simulator(), "m", "a"),
-                Clock.systemUTC());
+                Clock.systemUTC(), HealthListener.NONE, EngineObserver.NONE);
         run(engine, WARM_UP);
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         Set<String> living = names();

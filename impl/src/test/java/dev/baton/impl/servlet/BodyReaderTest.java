@@ -1,9 +1,9 @@
 package dev.baton.impl.servlet;
 
 import dev.baton.exception.RequestRejectedException;
+import dev.baton.impl.concurrent.VirtualTime;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -23,17 +22,12 @@ class BodyReaderTest {
 
     private static final Duration LIMIT = Duration.ofMillis(200);
 
-    private final ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1);
+    private final VirtualTime time = new VirtualTime();
     private final CompletableFuture<byte[]> body = new CompletableFuture<>();
     private final CompletableFuture<Throwable> failure = new CompletableFuture<>();
 
     {
-        timer.setRemoveOnCancelPolicy(true);
-    }
-
-    @AfterEach
-    void stopTimer() {
-        timer.shutdownNow();
+        time.hold(); // time moves only when a test says
     }
 
     /** Hands out the chunks it is given; the container's callbacks are called by the test. */
@@ -75,7 +69,7 @@ class BodyReaderTest {
 
     private Input reading(int maxBytes) {
         Input in = new Input();
-        BodyReader.read(in, maxBytes, LIMIT, timer, body::complete, failure::complete);
+        BodyReader.read(in, maxBytes, LIMIT, time, body::complete, failure::complete);
         return in;
     }
 
@@ -85,7 +79,8 @@ class BodyReaderTest {
         in.chunks.add(new byte[] {'{'});
         in.listener.onDataAvailable(); // a first byte, then the container calls nothing more
 
-        Throwable error = failure.get(5, TimeUnit.SECONDS);
+        time.advance(LIMIT);
+        Throwable error = failure.getNow(null);
         assertEquals(408, ((RequestRejectedException) error).httpStatus());
         assertFalse(body.isDone());
 
@@ -104,8 +99,8 @@ class BodyReaderTest {
         in.listener.onAllDataRead();
 
         assertArrayEquals("{\"a\":1}".getBytes(StandardCharsets.UTF_8), body.get(1, TimeUnit.SECONDS));
-        assertTrue(timer.getQueue().isEmpty(), "the read limit's timer is cancelled");
-        Thread.sleep(LIMIT.multipliedBy(2).toMillis());
+        assertTrue(time.idle(), "the read limit's timer is cancelled");
+        time.advance(LIMIT.multipliedBy(2));
         assertFalse(failure.isDone());
     }
 
@@ -116,7 +111,7 @@ class BodyReaderTest {
         in.listener.onDataAvailable();
 
         assertEquals(413, ((RequestRejectedException) failure.getNow(null)).httpStatus());
-        assertTrue(timer.getQueue().isEmpty());
+        assertTrue(time.idle());
         in.listener.onError(new IllegalStateException("later"));
         assertEquals(413, ((RequestRejectedException) failure.get()).httpStatus());
     }

@@ -1,34 +1,32 @@
 package dev.baton.impl.engine;
 
 import dev.baton.ChatChunk;
-import dev.baton.ChatRequest;
 import dev.baton.FailureKind;
 import dev.baton.ServedBy;
 import dev.baton.exception.FailoverException;
 import dev.baton.exception.StreamInterruptedException;
+import dev.baton.exception.UpstreamFailedException;
+import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.http.OpenAiShape;
 import dev.baton.impl.http.Transport;
-import dev.baton.record.RequestRecord;
 import dev.baton.spi.ProviderFailure;
 import jakarta.json.JsonObject;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Flow;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A streamed request: a publisher that fails over until the commit point and relays one target's
- * chunks after it.
+ * chunks after it. An attempt is one upstream stream; it commits at its first output chunk.
  *
  * <p>Chunks before the first output chunk are held back. The first output chunk commits the
  * stream: the held chunks and it go downstream, and from then on a failure ends the stream with
@@ -38,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>One instance per request and one subscriber.
  */
-final class StreamExecution extends Execution implements Flow.Publisher<ChatChunk>, Flow.Subscription {
+final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.Subscription {
 
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final Queue<ChatChunk> queue = new ConcurrentLinkedQueue<>();
@@ -50,9 +48,12 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
     private volatile boolean terminated;
     private volatile boolean cancelled;
     private volatile StreamAttempt current;
+    private FailoverLoop loop;
 
-    StreamExecution(EngineContext ctx, ChatRequest request, Resolution resolution, String id) {
-        super(ctx, request, resolution, id);
+    /** Runs {@code loop} in this mode once a subscriber comes. */
+    StreamMode bind(FailoverLoop loop) {
+        this.loop = loop;
+        return this;
     }
 
     @Override
@@ -65,7 +66,7 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
         downstream = subscriber;
         subscriber.onSubscribe(this);
         if (!cancelled) {
-            next();
+            loop.start();
         }
     }
 
@@ -89,31 +90,50 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
         cancelled = true;
         terminated = true;
         StreamAttempt attempt = current;
-        boolean committed = attempt != null && attempt.committed;
-        abandon(committed ? attempt.servedBy : null, committed ? attempt.firstTokenMillis : null);
+        loop.abandon(attempt != null && attempt.committed ? attempt.firstTokenMillis : null);
+    }
+
+    @Override
+    public void run(Attempt attempt, Duration timeout) {
+        Duration firstToken = loop.policy().firstTokenTimeout();
+        Duration beforeCommit = timeout.compareTo(firstToken) <= 0 ? timeout : firstToken;
+        // The timer is armed (in the constructor) before the exchange starts.
+        StreamAttempt upstream = new StreamAttempt(attempt, beforeCommit);
+        current = upstream;
+        var target = attempt.candidate().target();
+        loop.ctx().adapters().get(target.provider()).stream(target, loop.request().body(), beforeCommit)
+                .subscribe(upstream);
+    }
+
+    @Override
+    public void abort() {
+        StreamAttempt attempt = current;
         if (attempt != null) {
             attempt.abort();
         }
     }
 
     @Override
-    void runAttempt(Candidate c, int retry, Duration timeout) {
-        Duration beforeCommit = min(timeout, resolution.policy().firstTokenTimeout());
-        StreamAttempt attempt = new StreamAttempt(c, retry, beforeCommit);
-        current = attempt;
-        adapter(c).stream(c.target(), request.body(), beforeCommit).subscribe(attempt);
+    public void served(Attempt attempt) {
+        terminalComplete = true;
+        drain();
+    }
+
+    @Override
+    public void failed(FailoverException error) {
+        terminalError = error;
+        drain();
     }
 
     /** A stream's caller already handles an error event; a made-up stream would pass for a model's. */
     @Override
-    boolean answersDegraded() {
+    public boolean answersDegraded() {
         return false;
     }
 
     @Override
-    void deliverFailure(FailoverException failure) {
-        terminalError = failure;
-        drain();
+    public void degraded(String text, UpstreamFailedException cause) {
+        throw new UnsupportedOperationException("a stream is never answered with a degraded text");
     }
 
     /** Emits queued chunks while there is demand, then the terminal signal once the queue is empty. */
@@ -145,33 +165,33 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
         } while (wip.decrementAndGet() != 0);
     }
 
+    private long nanos() {
+        return loop.ctx().ticker().nanos();
+    }
+
     /** One upstream stream; it holds back metadata until the first output chunk. */
     private final class StreamAttempt implements Flow.Subscriber<JsonObject> {
 
-        private final Candidate candidate;
-        private final int retry;
+        private final Attempt attempt;
         private final Duration firstTokenTimeout;
-        private final Instant started = ctx.clock().instant();
-        private final long startNanos = System.nanoTime();
         private final List<JsonObject> held = new ArrayList<>();
         private final AtomicBoolean outstanding = new AtomicBoolean();
         private volatile Flow.Subscription upstream;
-        private volatile long lastEventNanos = System.nanoTime();
+        private volatile long lastEventNanos = nanos();
         private volatile boolean committed;
         private volatile boolean sawFinish;
         private volatile JsonObject usage;
         private volatile Long firstTokenMillis;
         private long committedNanos;
         private boolean ended;
-        private ScheduledFuture<?> timer;
+        private Scheduler.Scheduled timer;
         private volatile ServedBy servedBy;
 
-        StreamAttempt(Candidate candidate, int retry, Duration firstTokenTimeout) {
-            this.candidate = candidate;
-            this.retry = retry;
+        StreamAttempt(Attempt attempt, Duration firstTokenTimeout) {
+            this.attempt = attempt;
             this.firstTokenTimeout = firstTokenTimeout;
             synchronized (this) {
-                timer = later(firstTokenTimeout, this::firstTokenTimedOut);
+                timer = loop.later(firstTokenTimeout, this::firstTokenTimedOut);
             }
         }
 
@@ -202,7 +222,7 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
                 if (ended) {
                     return;
                 }
-                lastEventNanos = System.nanoTime();
+                lastEventNanos = nanos();
                 if (OpenAiShape.finishReason(json) != null) {
                     sawFinish = true;
                 }
@@ -213,10 +233,10 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
                 if (!committed && OpenAiShape.hasOutput(json)) {
                     committed = true; // the commit point
                     committedNanos = lastEventNanos;
-                    firstTokenMillis = sinceStart();
-                    servedBy = servedBy(candidate);
-                    timer.cancel(false);
-                    timer = later(resolution.policy().streamIdleTimeout(), this::idleCheck);
+                    firstTokenMillis = loop.sinceStart();
+                    servedBy = loop.servedBy(attempt.candidate());
+                    timer.cancel();
+                    timer = loop.later(loop.policy().streamIdleTimeout(), this::idleCheck);
                     release = new ArrayList<>(held);
                     held.clear();
                 }
@@ -234,7 +254,7 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
         }
 
         private void emit(JsonObject json) {
-            queue.offer(new ChatChunk(json, servedBy, id));
+            queue.offer(new ChatChunk(json, servedBy, loop.id()));
             drain();
         }
 
@@ -242,7 +262,7 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
         public void onError(Throwable throwable) {
             ProviderFailure failure = Transport.failure(throwable).failure();
             if (end()) {
-                failed(failure, committed ? "stream_interrupted" : null);
+                failed(failure, "stream_interrupted");
             }
         }
 
@@ -253,13 +273,11 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
             }
             if (!committed) {
                 // A complete answer with no output at all (an empty completion) is still an answer.
-                servedBy = servedBy(candidate);
-                firstTokenMillis = sinceStart();
+                servedBy = loop.servedBy(attempt.candidate());
+                firstTokenMillis = loop.sinceStart();
                 held.forEach(this::emit);
             }
-            succeeded(candidate, retry, started, startNanos, true, firstTokenMillis, usage);
-            terminalComplete = true;
-            drain();
+            loop.ended(attempt, new Served(true, firstTokenMillis, usage));
         }
 
         private void firstTokenTimedOut() {
@@ -272,14 +290,14 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
 
         /** Re-arms itself for the rest of the idle window; one timer per window, not per chunk. */
         private void idleCheck() {
-            long now = System.nanoTime();
-            Duration idle = resolution.policy().streamIdleTimeout();
+            long now = nanos();
+            Duration idle = loop.policy().streamIdleTimeout();
             long silentFor = now - lastEventNanos;
-            boolean tooLong = now - committedNanos > ctx.config().maxStreamDuration().toNanos();
+            boolean tooLong = now - committedNanos > loop.ctx().config().maxStreamDuration().toNanos();
             if (silentFor < idle.toNanos() && !tooLong) {
                 synchronized (this) {
                     if (!ended) {
-                        timer = later(idle.minusNanos(silentFor), this::idleCheck);
+                        timer = loop.later(idle.minusNanos(silentFor), this::idleCheck);
                     }
                 }
                 return;
@@ -290,26 +308,18 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
             abort();
             if (sawFinish && !tooLong) {
                 // The answer was finished; only the end marker never came.
-                succeeded(candidate, retry, started, startNanos, true, firstTokenMillis, usage);
-                terminalComplete = true;
-                drain();
+                loop.ended(attempt, new Served(true, firstTokenMillis, usage));
             } else {
                 failed(ProviderFailure.transport(FailureKind.TIMEOUT, tooLong
-                        ? "the stream ran longer than " + Durations.format(ctx.config().maxStreamDuration())
+                        ? "the stream ran longer than " + Durations.format(loop.ctx().config().maxStreamDuration())
                         : "no event for " + Durations.format(idle)), "stream_idle_timeout");
             }
         }
 
-        private void failed(ProviderFailure failure, String codeAfterCommit) {
-            if (!committed) {
-                attemptFailed(candidate, retry, started, startNanos, failure, false);
-                return;
-            }
-            RequestRecord record = brokenAfterCommit(candidate, retry, started, startNanos, failure,
-                    codeAfterCommit, firstTokenMillis);
-            terminalError = StreamInterruptedException.of(ctx.redactor().clean("The stream from " + candidate.name()
-                    + " broke after output had been sent: " + failure.message()), codeAfterCommit, record);
-            drain();
+        /** @param interruption the code the caller's stream ends with, if this comes after the commit point */
+        private void failed(ProviderFailure failure, String interruption) {
+            loop.ended(attempt, committed ? new Failed(failure, true, firstTokenMillis, interruption)
+                    : Failed.beforeCommit(failure));
         }
 
         /** Cancels the upstream exchange (a caller went away, or a timer fired). */
@@ -317,7 +327,7 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
             synchronized (this) {
                 ended = true;
                 if (timer != null) {
-                    timer.cancel(false);
+                    timer.cancel();
                 }
             }
             Flow.Subscription s = upstream;
@@ -332,7 +342,7 @@ final class StreamExecution extends Execution implements Flow.Publisher<ChatChun
             }
             ended = true;
             if (timer != null) {
-                timer.cancel(false);
+                timer.cancel();
             }
             return true;
         }

@@ -1,0 +1,31 @@
+package dev.baton.impl.concurrent;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a task after a delay: every timeout and wait of the engine and the endpoint. Injected so that
+ * tests can run those on virtual time. A task must not block. Thread-safe.
+ */
+@FunctionalInterface
+public interface Scheduler {
+
+    /** Runs {@code task} once {@code delay} has passed (at once for a delay of zero or less). */
+    Scheduled schedule(Duration delay, Runnable task);
+
+    /** A task not run yet. */
+    @FunctionalInterface
+    interface Scheduled {
+        /** Makes sure the task does not run, if it has not started yet. */
+        void cancel();
+    }
+
+    /** A scheduler on {@code timer}, which stays its owner's to shut down. */
+    static Scheduler on(ScheduledExecutorService timer) {
+        return (delay, task) -> {
+            var future = timer.schedule(task, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+            return () -> future.cancel(false);
+        };
+    }
+}

@@ -1,0 +1,326 @@
+package dev.baton.impl.engine;
+
+import dev.baton.ChatRequest;
+import dev.baton.FailureKind;
+import dev.baton.ServedBy;
+import dev.baton.exception.StreamInterruptedException;
+import dev.baton.exception.UpstreamFailedException;
+import dev.baton.impl.concurrent.Scheduler;
+import dev.baton.impl.config.RoutePolicy;
+import dev.baton.impl.engine.AttemptMode.Failed;
+import dev.baton.impl.engine.AttemptMode.Outcome;
+import dev.baton.impl.engine.AttemptMode.Served;
+import dev.baton.impl.health.ConnectionHealth;
+import dev.baton.impl.limits.ConnectionGuards;
+import dev.baton.spi.ProviderFailure;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One request through the pipeline, after admit: plan, then repeat { gate → attempt → classify →
+ * decide } until a target serves or the decision is to stop, then answer and record. How an attempt
+ * runs and how the answer reaches the caller is the {@link AttemptMode}'s business.
+ *
+ * <p>Attempts run one after another, so the loop's state is touched by one thread at a time; the
+ * hand-offs (HTTP client callbacks, the scheduler) order those accesses. A caller's cancel races
+ * only with the attempt in flight and the {@code finished} flag, both atomic. One instance per request.
+ */
+final class FailoverLoop {
+
+    private static final System.Logger LOG = System.getLogger(FailoverLoop.class.getName());
+
+    private final EngineContext ctx;
+    private final ChatRequest request;
+    private final Resolution resolution;
+    private final String id;
+    private final AttemptMode mode;
+    private final Ledger ledger;
+    /** The deadline on the ticker: wall-clock jumps must not stretch or cut it. */
+    private final long deadlineNanos;
+    private final AtomicReference<Attempt> inFlight = new AtomicReference<>();
+    private final AtomicBoolean finished = new AtomicBoolean();
+    private volatile CompletableFuture<Void> attemptPermit;
+    private Chain chain;
+
+    FailoverLoop(EngineContext ctx, ChatRequest request, Resolution resolution, String id, AttemptMode mode) {
+        this.ctx = ctx;
+        this.request = request;
+        this.resolution = resolution;
+        this.id = id;
+        this.mode = mode;
+        this.ledger = new Ledger(ctx, request, resolution.routeName(), id);
+        Duration total = request.timeout().filter(t -> t.compareTo(policy().deadline()) < 0).orElse(policy().deadline());
+        this.deadlineNanos = ctx.ticker().nanos() + total.toNanos();
+    }
+
+    /** Plans the chain and runs it; called once, when the caller is ready for the answer. */
+    void start() {
+        Planner.Plan plan = Planner.plan(resolution.candidates(), request.body(), ctx.config(), ctx.health());
+        plan.skipped().forEach(ledger::skipped);
+        chain = new Chain(plan.order(), ctx.health());
+        next();
+    }
+
+    /** The gate, target after target, until an attempt starts, a wait begins or the plan runs out. */
+    private void next() {
+        while (!finished.get()) {
+            Candidate c = chain.next();
+            if (c == null) {
+                answerFailure(null, null);
+                return;
+            }
+            Gate.Verdict verdict = Gate.check(c, chain.availability(c), chain.history(c), ctx.clock().instant(),
+                    remaining(), policy().maxWait(), chain.queued(), chain::usableNow);
+            if (verdict instanceof Gate.Start start) {
+                if (!health(c).tryAcquire()) {
+                    skip(c, Gate.PROBING, null, false);
+                } else if (begin(new Attempt(c, 0, start.probe(), ctx.clock().instant(), ctx.ticker().nanos()))) {
+                    return;
+                }
+            } else if (verdict instanceof Gate.Skip skip) {
+                skip(c, skip.reason(), skip.until(), skip.parked());
+            } else if (verdict instanceof Gate.Defer) {
+                chain.defer(c);
+            } else if (verdict instanceof Gate.Wait wait) {
+                chain.waitingFor(c);
+                later(wait.duration(), () -> {
+                    chain.resume(c);
+                    next();
+                });
+                return;
+            }
+        }
+    }
+
+    /** Starts the attempt within its connection's local limits; {@code false} when they refused it. */
+    private boolean begin(Attempt attempt) {
+        Candidate c = attempt.candidate();
+        CompletableFuture<Void> permit = new CompletableFuture<>();
+        attemptPermit = permit;
+        inFlight.set(attempt);
+        ConnectionGuards.Refusal refused = ctx.guards().tryStart(c.target().connection(), () -> run(attempt), permit);
+        if (refused == null) {
+            return true;
+        }
+        // Our own limit, not the provider's doing: health is untouched and the chain moves on.
+        inFlight.set(null);
+        releaseProbe(attempt);
+        Instant until = refused.retryAfter() == null ? null : ctx.clock().instant().plus(refused.retryAfter());
+        skip(c, refused.reason(), until, until != null);
+        return false;
+    }
+
+    private void run(Attempt attempt) {
+        ledger.observe(() -> {
+            ctx.observer().attemptStarted(id, attempt.candidate().name());
+            return null;
+        });
+        try {
+            Duration left = remaining();
+            mode.run(attempt, policy().attemptTimeout().compareTo(left) <= 0 ? policy().attemptTimeout() : left);
+        } catch (RuntimeException e) {
+            // An adapter that throws instead of failing its future is a bug; keep the request alive.
+            LOG.log(Level.ERROR, "adapter " + attempt.candidate().target().provider() + " threw", e);
+            ended(attempt, Failed.beforeCommit(ProviderFailure.transport(FailureKind.CONNECTION,
+                    "the adapter failed: " + e.getClass().getSimpleName())));
+        }
+    }
+
+    /** An attempt ended, classified by its adapter: health and record, then the decision. */
+    void ended(Attempt attempt, Outcome outcome) {
+        if (!inFlight.compareAndSet(attempt, null)) {
+            return; // the caller went away first: recorded as abandoned
+        }
+        attemptPermit.complete(null);
+        Candidate c = attempt.candidate();
+        ProviderFailure failure = outcome instanceof Failed f ? f.failure() : null;
+        if (failure == null) {
+            health(c).succeeded();
+        } else {
+            health(c).failed(failure.kind(), failure.retryAfter(), c.target().model());
+        }
+        recordAttempt(attempt, failure, failure != null && outcome.committed(), false);
+        if (outcome instanceof Served served) {
+            answerServed(attempt, served);
+            return;
+        }
+        chain.learn(c, failure.kind());
+        RoutePolicy policy = policy();
+        Decision decision = Decision.afterFailure(outcome.committed(), failure.kind(), policy.action(failure.kind()),
+                attempt.retry(), policy.sameTargetRetries(), failure.retryAfter(), Backoff.fullJitter(policy.retryBackoff(),
+                        policy.retryBackoffMax(), attempt.retry(), ctx.random()), policy.maxWait(), remaining(),
+                chain.sameModelLeft(c));
+        switch (decision.step()) {
+            case STOP -> answerFailure(attempt, (Failed) outcome);
+            case NEXT -> next();
+            case RETRY_SAME -> retry(attempt, decision.delay());
+        }
+    }
+
+    /** The same target again after {@code delay}, when the retry budget allows; else the next target. */
+    private void retry(Attempt failed, Duration delay) {
+        if (!ctx.budget().tryWithdraw()) {
+            LOG.log(Level.DEBUG, "{0}: retry budget spent, failing over instead of retrying {1}", id,
+                    failed.candidate().name());
+            ledger.observe(() -> {
+                ctx.observer().retryRefused(id, failed.candidate().target().connection());
+                return null;
+            });
+            next();
+            return;
+        }
+        later(delay, () -> {
+            if (finished.get()) {
+                return;
+            }
+            // The failure may have ejected it (a failed probe, or the Nth failure in a row).
+            if (remaining().compareTo(Decision.MIN_ATTEMPT) < 0 || !health(failed.candidate()).tryAcquire()
+                    || !begin(failed.retried(ctx.clock().instant(), ctx.ticker().nanos()))) {
+                next();
+            }
+        });
+    }
+
+    /** Answer and record: what the target served. */
+    private void answerServed(Attempt attempt, Served served) {
+        if (finished.compareAndSet(false, true)) {
+            ledger.save(true, 200, null, servedBy(attempt.candidate()), served.committed(), served.firstTokenMillis(),
+                    served.usage(), false);
+            mode.served(attempt);
+        }
+    }
+
+    /**
+     * Answer and record: the one most useful error, or (after the commit point) the stream's
+     * interruption; the policy's degraded text instead, where the mode and the error allow it.
+     *
+     * @param last the attempt the decision stopped at, or {@code null} when the plan ran out
+     */
+    private void answerFailure(Attempt last, Failed failed) {
+        if (!finished.compareAndSet(false, true)) {
+            return;
+        }
+        if (failed != null && failed.committed()) {
+            Candidate c = last.candidate();
+            var record = ledger.save(false, 200, failed.interruption(), servedBy(c), true, failed.firstTokenMillis(),
+                    null, false);
+            mode.failed(StreamInterruptedException.of(ctx.redactor().clean("The stream from " + c.name()
+                    + " broke after output had been sent: " + failed.failure().message()), failed.interruption(), record));
+            return;
+        }
+        FailureKind stoppedBy = failed == null ? null : failed.failure().kind();
+        chain.drain().forEach(c -> skip(c, "not tried: the request stopped at a " + (stoppedBy == null ? "failure"
+                : stoppedBy.wireName()) + " failure", null, false));
+        Instant now = ctx.clock().instant();
+        var attempts = ledger.attempts();
+        var skipped = ledger.skips();
+        FinalError error = FinalError.choose(attempts, skipped, stoppedBy, now, chain.usableAgain(now));
+        String message = ctx.redactor().clean(error.message(attempts, skipped));
+        String degradedText = policy().degraded();
+        boolean degrade = degradedText != null && error.degradable() && mode.answersDegraded();
+        var record = ledger.save(false, error.status(), error.code(), null, false, null, null, degrade);
+        LOG.log(Level.INFO, "{0}: no target served {1}: {2} {3}{4}", id, request.model(), error.status(), error.code(),
+                degrade ? "; answered with the degraded text" : "");
+        UpstreamFailedException failure = error.toException(message, record);
+        if (degrade) {
+            mode.degraded(degradedText, failure);
+        } else {
+            mode.failed(failure);
+        }
+    }
+
+    /**
+     * The caller went away: the attempt in flight is recorded as abandoned (health is untouched: the
+     * provider did nothing wrong) and the request as 499, and the mode aborts the exchange.
+     *
+     * @param firstTokenMillis when output reached the caller, or {@code null} when none had
+     */
+    void abandon(Long firstTokenMillis) {
+        if (!finished.compareAndSet(false, true)) {
+            return;
+        }
+        boolean committed = firstTokenMillis != null;
+        Attempt attempt = inFlight.getAndSet(null);
+        if (attempt != null) {
+            releaseProbe(attempt);
+            attemptPermit.complete(null);
+            recordAttempt(attempt, null, committed, true);
+        }
+        ledger.save(false, 499, "client_closed_request", committed && attempt != null ? servedBy(attempt.candidate())
+                : null, committed, firstTokenMillis, null, false);
+        mode.abort();
+    }
+
+    // What the modes read.
+
+    String id() {
+        return id;
+    }
+
+    ChatRequest request() {
+        return request;
+    }
+
+    EngineContext ctx() {
+        return ctx;
+    }
+
+    RoutePolicy policy() {
+        return resolution.policy();
+    }
+
+    ServedBy servedBy(Candidate c) {
+        return new ServedBy(c.target().model(), c.target().provider(), c.target().connection(), c.position(),
+                resolution.routeName());
+    }
+
+    /** Milliseconds from admission to now, for first-token times. */
+    long sinceStart() {
+        return Duration.between(ledger.startedAt(), ctx.clock().instant()).toMillis();
+    }
+
+    /** Runs {@code action} after {@code delay}; an unexpected failure still answers the caller. */
+    Scheduler.Scheduled later(Duration delay, Runnable action) {
+        return ctx.scheduler().schedule(delay, () -> {
+            try {
+                action.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, id + ": internal error", e);
+                answerFailure(null, null);
+            }
+        });
+    }
+
+    private Duration remaining() {
+        return Duration.ofNanos(Math.max(0, deadlineNanos - ctx.ticker().nanos()));
+    }
+
+    private ConnectionHealth health(Candidate c) {
+        return ctx.health().of(c.target().connection());
+    }
+
+    private void releaseProbe(Attempt attempt) {
+        if (attempt.probe()) {
+            health(attempt.candidate()).releaseProbe();
+        }
+    }
+
+    private void skip(Candidate c, String reason, Instant until, boolean parked) {
+        ledger.skipped(new FinalError.Skip(c.name(), c.position(), reason, until, parked));
+    }
+
+    private void recordAttempt(Attempt attempt, ProviderFailure failure, boolean afterCommit, boolean abandoned) {
+        long latencyMillis = TimeUnit.NANOSECONDS.toMillis(ctx.ticker().nanos() - attempt.startNanos());
+        var record = attempt.toRecord(latencyMillis, failure, afterCommit, abandoned, ctx.redactor());
+        ledger.attempted(record);
+        ledger.observe(() -> {
+            ctx.observer().attemptEnded(id, record);
+            return null;
+        });
+    }
+}
