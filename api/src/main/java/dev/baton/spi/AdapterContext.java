@@ -1,5 +1,7 @@
 package dev.baton.spi;
 
+import java.time.InstantSource;
+
 /**
  * What Baton gives every adapter it creates. Thread-safe.
  */
@@ -13,4 +15,10 @@ public interface AdapterContext {
      * to a bounded length. Put provider messages through it before they go into a {@link ProviderFailure}.
      */
     String redact(String text);
+
+    /**
+     * Wall time as Baton sees it (the engine's clock, which tests move), for what an adapter dates: an HTTP-date
+     * {@code Retry-After}, a translated answer's {@code created}.
+     */
+    InstantSource clock();
 }

@@ -10,6 +10,7 @@ import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderAdapterFactory;
 import dev.baton.spi.ProviderTransport;
 
+import java.time.InstantSource;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,10 +58,11 @@ public final class Adapters {
         return List.copyOf(byId.values());
     }
 
-    /** One adapter per factory, by id, all sharing {@code http} and a redactor of the configured keys. */
+    /** One adapter per factory, by id, all sharing {@code http}, a redactor of the configured keys and {@code clock}. */
     public static Map<String, ProviderAdapter> create(Collection<ProviderAdapterFactory> factories,
-                                                      BatonHttpClient http, BatonConfig config) {
-        AdapterContext context = context(http, config.maxResponseBytes(), Redactor.forConnections(config.connections()));
+                                                      BatonHttpClient http, BatonConfig config, InstantSource clock) {
+        AdapterContext context = context(http, config.maxResponseBytes(), Redactor.forConnections(config.connections()),
+                clock);
         Map<String, ProviderAdapter> adapters = new TreeMap<>();
         for (ProviderAdapterFactory factory : factories) {
             adapters.put(factory.id(), factory.create(context));
@@ -68,12 +70,17 @@ public final class Adapters {
         return Map.copyOf(adapters);
     }
 
-    /** What every adapter gets: the transport over {@code http}, bounded to {@code maxResponseBytes}, and the redactor. */
-    public static AdapterContext context(BatonHttpClient http, long maxResponseBytes, Redactor redactor) {
-        return new Context(new HttpExchange(http, maxResponseBytes), redactor);
+    /**
+     * What every adapter gets: the transport over {@code http}, bounded to {@code maxResponseBytes}, the redactor and
+     * the clock.
+     */
+    public static AdapterContext context(BatonHttpClient http, long maxResponseBytes, Redactor redactor,
+                                         InstantSource clock) {
+        return new Context(new HttpExchange(http, maxResponseBytes), redactor, clock);
     }
 
-    private record Context(ProviderTransport transport, Redactor redactor) implements AdapterContext {
+    private record Context(ProviderTransport transport, Redactor redactor, InstantSource clock)
+            implements AdapterContext {
 
         @Override
         public String redact(String text) {

@@ -21,7 +21,6 @@ import jakarta.json.JsonValue;
 
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -60,7 +59,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
         CompletableFuture<JsonObject> message = http.json(target.baseUrls(), base -> request(base, target, wire, false),
                 headersTimeout, this::failure);
         CompletableFuture<JsonObject> answer = message.thenApply(m -> AnthropicResponses.toOpenAi(m,
-                Clock.systemUTC().millis() / 1000));
+                context.clock().millis() / 1000));
         // Cancelling the answer must abort the exchange, not only the derived future.
         answer.whenComplete((r, t) -> {
             if (answer.isCancelled()) {
@@ -119,7 +118,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
         } catch (JsonException | ClassCastException | IllegalStateException e) {
             // a proxy's HTML page: the status alone classifies it
         }
-        Duration retryAfter = RetryAfter.parse(headers, Clock.systemUTC().instant());
+        Duration retryAfter = RetryAfter.parse(headers, context.clock().instant());
         FailureKind kind = AnthropicClassifier.classify(status, type, errorCode, message);
         String detail = "HTTP " + status + (type != null ? " " + type : "") + (errorCode != null ? " " + errorCode : "")
                 + (message != null ? ": " + message : "");
@@ -137,7 +136,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
         private int malformed;
 
         Events(boolean includeUsage, AdapterContext context) {
-            this.translator = new AnthropicStreamTranslator(includeUsage, Clock.systemUTC().millis() / 1000);
+            this.translator = new AnthropicStreamTranslator(includeUsage, context.clock().millis() / 1000);
             this.context = context;
         }
 

@@ -7,6 +7,7 @@ import dev.baton.FailoverChatService;
 import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.adapter.Adapters;
+import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.concurrent.Threads;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.PolicyOverride;
@@ -73,12 +74,12 @@ public class BatonChatService implements FailoverChatService {
         BatonConfig config = extension.config();
         ThreadFactory threads = containerThreads();
         timer = Threads.timer(threads);
-        http = BatonHttpClient.start(Duration.ofSeconds(10), threads, timer);
+        http = BatonHttpClient.start(Duration.ofSeconds(10), threads, Scheduler.on(timer));
         Telemetry telemetry = Telemetry.fromServer();
         transactions = TransactionCheck.lookUp();
         store = recordStore(config, threads);
         stats = new ConnectionStats(Clock.systemUTC());
-        engine = new FailoverEngine(config, Adapters.create(extension.providers(), http, config), store, Clock.systemUTC(), timer,
+        engine = new FailoverEngine(config, Adapters.create(extension.providers(), http, config, Clock.systemUTC()), store, Clock.systemUTC(), timer,
                 HealthListener.both(new LoggingHealthListener(), telemetry.healthListener()),
                 EngineObserver.of(List.of(stats, telemetry.observer())));
         telemetry.watch(engine.health());

@@ -1,5 +1,6 @@
 package dev.baton.impl.http;
 
+import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.concurrent.Threads;
 import dev.baton.spi.ProviderTransport.Request;
 import org.apache.hc.client5.http.async.AsyncExecRuntime;
@@ -25,10 +26,7 @@ import org.apache.hc.core5.util.Timeout;
 
 import java.time.Duration;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Baton's HTTP client: Apache HttpClient 5 async over HTTP/1.1, on a fixed set of threads started once (one I/O
@@ -49,19 +47,19 @@ public final class BatonHttpClient implements AutoCloseable {
     private static final String RUNTIME = "dev.baton.exec-runtime";
 
     private final CloseableHttpAsyncClient client;
-    private final ScheduledExecutorService timer;
+    private final Scheduler scheduler;
 
-    private BatonHttpClient(CloseableHttpAsyncClient client, ScheduledExecutorService timer) {
+    private BatonHttpClient(CloseableHttpAsyncClient client, Scheduler scheduler) {
         this.client = client;
-        this.timer = timer;
+        this.scheduler = scheduler;
     }
 
     /**
      * A started client whose connection attempts give up after {@code connectTimeout}; its I/O threads come from
-     * {@code threads}, and its headers timeouts run on {@code timer}, which stays the caller's to shut down.
+     * {@code threads}, and its headers timeouts run on {@code scheduler} (the engine's).
      */
     public static BatonHttpClient start(Duration connectTimeout, ThreadFactory threads,
-                                        ScheduledExecutorService timer) {
+                                        Scheduler scheduler) {
         var connections = PoolingAsyncClientConnectionManagerBuilder.create()
                 .setMaxConnTotal(MAX_CONNECTIONS)
                 .setMaxConnPerRoute(MAX_CONNECTIONS)
@@ -89,7 +87,7 @@ public final class BatonHttpClient implements AutoCloseable {
                 .disableAuthCaching()
                 .build();
         client.start();
-        return new BatonHttpClient(client, timer);
+        return new BatonHttpClient(client, scheduler);
     }
 
     /**
@@ -114,9 +112,9 @@ public final class BatonHttpClient implements AutoCloseable {
         };
     }
 
-    /** Runs {@code task} on the timer after {@code delay}. */
-    ScheduledFuture<?> schedule(Runnable task, Duration delay) {
-        return timer.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+    /** Runs {@code task} on the scheduler after {@code delay}. */
+    Scheduler.Scheduled schedule(Runnable task, Duration delay) {
+        return scheduler.schedule(delay, task);
     }
 
     /** Stops the I/O threads (within seconds); exchanges still open are cut. */

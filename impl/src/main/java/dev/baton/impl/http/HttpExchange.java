@@ -1,6 +1,7 @@
 package dev.baton.impl.http;
 
 import dev.baton.FailureKind;
+import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
 import dev.baton.spi.ProviderTransport.ErrorReader;
@@ -31,7 +32,6 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Flow;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -215,7 +215,7 @@ public final class HttpExchange implements ProviderTransport {
 
             private final int index;
             private volatile boolean responded;
-            private volatile ScheduledFuture<?> timer;
+            private volatile Scheduler.Scheduled timer;
             private volatile Cancellable sent;
             private Body body;
             private FutureCallback<Void> read;
@@ -246,9 +246,9 @@ public final class HttpExchange implements ProviderTransport {
             }
 
             void cancelTimer() {
-                ScheduledFuture<?> t = timer;
+                Scheduler.Scheduled t = timer;
                 if (t != null) {
-                    t.cancel(false);
+                    t.cancel();
                 }
             }
 

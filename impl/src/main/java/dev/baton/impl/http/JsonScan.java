@@ -68,21 +68,7 @@ public final class JsonScan {
 
         /** The value of member {@code name} of this object, or {@code null} when there is none (or this is no object). */
         public Span member(String name) {
-            Span found = null;
-            if (isObject()) {
-                JsonScan scan = new JsonScan(text);
-                int i = scan.whitespace(start + 1);
-                while (text.charAt(i) != '}') {
-                    int nameEnd = scan.skip(i);
-                    int valueStart = scan.whitespace(scan.whitespace(nameEnd) + 1); // past the ':'
-                    int valueEnd = scan.skip(valueStart);
-                    if (Member.nameIs(text, i, nameEnd, name)) {
-                        found = new Span(text, valueStart, valueEnd); // the last one wins, as in a parsed tree
-                    }
-                    i = scan.next(valueEnd);
-                }
-            }
-            return found;
+            return valueOf(members(), name);
         }
 
         /** The members of this object in order; none when this is no object. */
@@ -150,6 +136,17 @@ public final class JsonScan {
             }
             return out.toString();
         }
+    }
+
+    /** The value of the last of {@code members} named {@code name} (the one a parsed tree keeps), or {@code null}. */
+    static Span valueOf(List<Member> members, String name) {
+        Span found = null;
+        for (Member m : members) {
+            if (m.nameIs(name)) {
+                found = m.value();
+            }
+        }
+        return found;
     }
 
     /** A member of an object: its name as written (a string) and its value. */

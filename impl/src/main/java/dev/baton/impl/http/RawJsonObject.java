@@ -54,13 +54,7 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
             all = root.members();
             members = all;
         }
-        JsonScan.Span found = null;
-        for (JsonScan.Member m : all) {
-            if (m.nameIs(name)) {
-                found = m.value(); // the last one wins, as in the tree
-            }
-        }
-        return found;
+        return JsonScan.valueOf(all, name);
     }
 
     /**

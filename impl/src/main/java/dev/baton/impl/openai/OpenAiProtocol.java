@@ -22,7 +22,6 @@ import jakarta.json.spi.JsonProvider;
 
 import java.lang.System.Logger.Level;
 import java.net.URI;
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +89,7 @@ public final class OpenAiProtocol {
         String detail = "HTTP " + status + (code != null ? " " + code : type != null ? " " + type : "")
                 + (message != null ? ": " + message : "");
         return new ProviderException(new ProviderFailure(kind, status, type, code, context.redact(detail),
-                RetryAfter.parse(headers, Clock.systemUTC().instant())));
+                RetryAfter.parse(headers, context.clock().instant())));
     }
 
     /** As {@link #text(JsonValue)}, read from the chunk's text. */

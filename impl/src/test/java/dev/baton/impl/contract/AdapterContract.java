@@ -16,6 +16,7 @@ import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.time.Clock;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,7 +65,7 @@ abstract class AdapterContract {
     }
 
     private ProviderAdapter adapter() {
-        return factory().create(Adapters.context(EngineFixture.HTTP, 8 * 1024 * 1024, new Redactor(List.of(KEY))));
+        return factory().create(Adapters.context(EngineFixture.HTTP, 8 * 1024 * 1024, new Redactor(List.of(KEY)), Clock.systemUTC()));
     }
 
     private static JsonObject body(boolean stream) {

@@ -43,7 +43,8 @@ public final class EngineFixture {
 
     /** One timer and one client for every test engine and adapter, as an application has; daemon threads. */
     public static final ScheduledExecutorService TIMER = Threads.timer(Thread::new);
-    public static final BatonHttpClient HTTP = BatonHttpClient.start(Duration.ofSeconds(2), Thread::new, TIMER);
+    public static final BatonHttpClient HTTP = BatonHttpClient.start(Duration.ofSeconds(2), Thread::new,
+            Scheduler.on(TIMER));
 
     private EngineFixture() {
     }
@@ -100,7 +101,7 @@ public final class EngineFixture {
     private static FailoverEngine engine(Map<String, String> props, InstantSource clock, Ticker ticker,
                                          Scheduler scheduler, HealthListener listener, EngineObserver observer) {
         BatonConfig config = config(props);
-        return new FailoverEngine(config, Adapters.create(Adapters.discover(), HTTP, config),
+        return new FailoverEngine(config, Adapters.create(Adapters.discover(), HTTP, config, clock),
                 new InMemoryRecordStore(config.recordCapacity()), clock, ticker, scheduler, listener, observer);
     }
 

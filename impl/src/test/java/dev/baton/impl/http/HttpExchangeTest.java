@@ -13,6 +13,7 @@ import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.time.Clock;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -42,7 +43,7 @@ class HttpExchangeTest {
     @RegisterExtension
     static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
 
-    private final OpenAiProtocol openAi = new OpenAiProtocol(Adapters.context(EngineFixture.HTTP, 8 * 1024 * 1024, new Redactor(List.of())));
+    private final OpenAiProtocol openAi = new OpenAiProtocol(Adapters.context(EngineFixture.HTTP, 8 * 1024 * 1024, new Redactor(List.of()), Clock.systemUTC()));
 
     private static Request call(URI base, boolean stream) {
         String body = "{\"model\":\"m\",\"stream\":" + stream + ",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}";

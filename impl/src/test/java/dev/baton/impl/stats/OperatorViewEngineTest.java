@@ -63,7 +63,7 @@ class OperatorViewEngineTest {
         BatonConfig config = ConfigLoader.load(new SmallRyeConfigBuilder()
                 .withSources(new PropertiesConfigSource(props, "test", 100)).build(), List.of(new OpenAiAdapterFactory()));
         engine = new FailoverEngine(config, Adapters.create(List.of(new OpenAiAdapterFactory()), EngineFixture.HTTP,
-                config), new InMemoryRecordStore(100), clock,
+                config, clock), new InMemoryRecordStore(100), clock,
                 EngineFixture.TIMER, HealthListener.NONE, stats);
     }
 
