@@ -27,8 +27,9 @@ final class BodyReader implements ReadListener {
     private final int maxBytes;
     private final Consumer<byte[]> onBody;
     private final Consumer<Throwable> onFailure;
-    private final ByteArrayOutputStream body = new ByteArrayOutputStream();
-    private final byte[] buffer = new byte[8192];
+    /** Both let go once the read ends: the container keeps this listener as long as the request, a stream's hours. */
+    private volatile ByteArrayOutputStream body = new ByteArrayOutputStream();
+    private volatile byte[] buffer = new byte[8192];
     /** Set once, by whichever ends the read first: the container's callbacks or the timer. */
     private final AtomicBoolean done = new AtomicBoolean();
     private volatile Scheduler.Scheduled deadline;
@@ -54,6 +55,8 @@ final class BodyReader implements ReadListener {
 
     @Override
     public void onDataAvailable() throws IOException {
+        ByteArrayOutputStream body = this.body;
+        byte[] buffer = this.buffer;
         while (!done.get() && in.isReady()) {
             int n = in.read(buffer);
             if (n < 0) {
@@ -69,8 +72,9 @@ final class BodyReader implements ReadListener {
 
     @Override
     public void onAllDataRead() {
+        ByteArrayOutputStream read = body;
         if (end()) {
-            onBody.accept(body.toByteArray());
+            onBody.accept(read.toByteArray());
         }
     }
 
@@ -94,6 +98,8 @@ final class BodyReader implements ReadListener {
         if (timer != null) {
             timer.cancel();
         }
+        body = null;
+        buffer = null;
         return true;
     }
 }
