@@ -79,8 +79,9 @@ public class BatonChatService implements FailoverChatService {
         transactions = TransactionCheck.lookUp();
         store = recordStore(config, threads);
         stats = new ConnectionStats(Clock.systemUTC());
-        engine = new FailoverEngine(config, Adapters.create(extension.providers(), http, config, Clock.systemUTC()), store, Clock.systemUTC(), timer,
-                HealthListener.both(new LoggingHealthListener(), telemetry.healthListener()),
+        Clock clock = Clock.systemUTC();
+        engine = new FailoverEngine(config, Adapters.create(extension.providers(), http, config, clock), store, clock,
+                timer, HealthListener.both(new LoggingHealthListener(), telemetry.healthListener()),
                 EngineObserver.of(List.of(stats, telemetry.observer())));
         telemetry.watch(engine.health());
         if (store instanceof JdbcRecordStore jdbc) {
