@@ -15,9 +15,10 @@ import java.util.regex.Pattern;
  * @param required    whether every connection of the provider must set it (never for a per-model key)
  * @param format      a regular expression the whole value must match, or {@code null} for any value
  * @param formatName  what the format is, for messages ("'x' is not {@code formatName}"), or {@code null}
+ * @param secret      whether the value is a credential: Baton then never shows it in a message
  */
 public record ConnectionKey(String name, String setting, boolean perModel, boolean required, Pattern format,
-                            String formatName) {
+                            String formatName, boolean secret) {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
 
@@ -37,22 +38,30 @@ public record ConnectionKey(String name, String setting, boolean perModel, boole
 
     /** A key a connection may set; targets see it under its own name. */
     public static ConnectionKey optional(String name) {
-        return new ConnectionKey(name, name, false, false, null, null);
+        return new ConnectionKey(name, name, false, false, null, null, false);
     }
 
     /** A key every connection of the provider must set; targets see it under its own name. */
     public static ConnectionKey required(String name) {
-        return new ConnectionKey(name, name, false, true, null, null);
+        return new ConnectionKey(name, name, false, true, null, null, false);
     }
 
     /** Keys {@code <name>.<model>}; a target serving {@code model} sees the value as {@code setting}. */
     public static ConnectionKey perModel(String name, String setting) {
-        return new ConnectionKey(name, setting, true, false, null, null);
+        return new ConnectionKey(name, setting, true, false, null, null, false);
     }
 
     /** This key, whose values must match {@code regex} whole; {@code formatName} says what that means. */
     public ConnectionKey withFormat(String regex, String formatName) {
         return new ConnectionKey(name, setting, perModel, required, Pattern.compile(regex),
-                Objects.requireNonNull(formatName, "formatName"));
+                Objects.requireNonNull(formatName, "formatName"), secret);
+    }
+
+    /**
+     * This key, holding a credential (a second token, a signing secret): its value is never shown in a configuration
+     * error or in {@link ProviderTarget#toString()}, as an {@code api-key} is not.
+     */
+    public ConnectionKey asSecret() {
+        return new ConnectionKey(name, setting, perModel, required, format, formatName, true);
     }
 }

@@ -18,7 +18,7 @@ import java.util.Objects;
  * @param headers    extra request headers from configuration (values hidden from {@link #toString()})
  * @param alternateBaseUrls hosts of the same connection to try, in order, inside the same attempt when
  *                   {@code baseUrl} cannot be reached (never after a response arrived); often empty
- * @param settings   the values of the connection keys its provider declared
+ * @param settings   the values of the connection keys its provider declared (values hidden from {@link #toString()})
  *                   ({@link ProviderAdapterFactory#connectionKeys()}), by {@link ConnectionKey#setting()} name: for
  *                   example Azure OpenAI's {@code api-version} and {@code deployment}; empty for most providers
  */
@@ -61,6 +61,6 @@ public record ProviderTarget(String connection, String provider, URI baseUrl, St
                 + ", apiKey=" + (apiKey == null || apiKey.isEmpty() ? "none" : "<hidden>")
                 + ", headers=" + headers.keySet()
                 + (alternateBaseUrls.isEmpty() ? "" : ", alternateBaseUrls=" + alternateBaseUrls)
-                + (settings.isEmpty() ? "" : ", settings=" + settings) + "]";
+                + (settings.isEmpty() ? "" : ", settings=" + settings.keySet()) + "]";
     }
 }

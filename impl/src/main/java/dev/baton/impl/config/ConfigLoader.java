@@ -409,6 +409,7 @@ public final class ConfigLoader {
             if (!k.perModel()) {
                 String key = p + k.name();
                 String value = k.required() ? required(key) : string(key).orElse(null);
+                keepSecret(k, value);
                 if (value != null && formatted(key, k, value)) {
                     settings.put(k.setting(), value);
                 }
@@ -424,6 +425,7 @@ public final class ConfigLoader {
             if (family.isPresent()) {
                 String model = rest.substring(family.get().name().length() + 1);
                 String value = string(key).orElse("");
+                keepSecret(family.get(), value);
                 if (!models.isEmpty() && !models.contains(model)) {
                     problems.add(key + ": the model '" + model + "' is not in " + p + "models " + models + source(key));
                 } else if (formatted(key, family.get(), value)) {
@@ -453,6 +455,13 @@ public final class ConfigLoader {
                         + String.join(", ", readers) + ", not '" + provider + "'" + source(key));
                 return;
             }
+        }
+    }
+
+    /** A declared secret's value is redacted from the report, as an api-key's is. */
+    private void keepSecret(ConnectionKey declared, String value) {
+        if (declared.secret() && value != null && value.length() >= 4) {
+            secrets.add(value);
         }
     }
 

@@ -9,6 +9,7 @@ import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ConnectionKey;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderAdapterFactory;
+import dev.baton.spi.ProviderTarget;
 import io.smallrye.config.ConfigSourceInterceptor;
 import io.smallrye.config.ConfigSourceInterceptorContext;
 import io.smallrye.config.ConfigValue;
@@ -685,6 +686,29 @@ class ConfigLoaderTest {
 
         assertContains(message, "provider 'odd' (" + Declaring.class.getName()
                 + ") declares the connection key 'models', which every connection has");
+    }
+
+    @Test
+    void aDeclaredSecretIsNeverShownInAnErrorNorByItsTarget() {
+        List<ProviderAdapterFactory> providers = List.of(new OpenAiAdapterFactory(), new Declaring("signed",
+                Set.of(ConnectionKey.required("signing-secret").withFormat("[a-f0-9]{32}", "32 hex digits").asSecret())));
+        Map<String, String> m = valid();
+        m.put("baton.connections.s.provider", "signed");
+        m.put("baton.connections.s.base-url", "http://127.0.0.1:1/v1");
+        m.put("baton.connections.s.models", "m1");
+        m.put("baton.connections.s.signing-secret", "Not-Hex-But-Still-A-Secret-Value");
+
+        String message = assertThrows(FailoverDefinitionException.class,
+                () -> ConfigLoader.load(config(m), providers)).getMessage();
+        assertContains(message, "baton.connections.s.signing-secret: '<redacted>' is not 32 hex digits");
+        assertFalse(message.contains("Not-Hex-But-Still"), message);
+
+        m.put("baton.connections.s.signing-secret", "0123456789abcdef0123456789abcdef");
+        ConnectionConfig s = ConfigLoader.load(config(m), providers).connection("s").orElseThrow();
+        assertEquals("0123456789abcdef0123456789abcdef", s.settings("m1").get("signing-secret"));
+        ProviderTarget target = new ProviderTarget("s", "signed", URI.create("http://127.0.0.1:1/v1"), "", "m1",
+                Map.of(), List.of(), s.settings("m1"));
+        assertFalse(target.toString().contains("0123456789abcdef"), target.toString());
     }
 
     @Test
