@@ -127,7 +127,7 @@ public class ChatEndpointServlet extends HttpServlet {
     private void chat(byte[] body, HttpServletRequest req, String caller, String idempotencyKey,
                       HttpServletResponse response, AsyncOutput output, String refusalId) {
         ChatRequest request;
-        boolean callerRetried = callerRetried(req);
+        boolean callerRetried = callerRetried(req.getHeader(STAINLESS_RETRY_COUNT));
         try {
             if (!(StrictJson.read(body) instanceof JsonObject json)) {
                 throw RequestRejectedException.invalidRequest("The request body is not a JSON object.", null);
@@ -296,10 +296,13 @@ public class ChatEndpointServlet extends HttpServlet {
         return request;
     }
 
-    /** Whether the caller says this is its own retry (the official SDKs' retry count above 0). */
-    private static boolean callerRetried(HttpServletRequest req) {
-        String retries = req.getHeader(STAINLESS_RETRY_COUNT);
-        return retries != null && retries.matches("[0-9]{1,3}") && Integer.parseInt(retries) > 0;
+    /**
+     * Whether the caller says this is its own retry: the official SDKs' {@code X-Stainless-Retry-Count} above 0. They
+     * send it on every request ("0" on the first), so it is read without a regular expression.
+     */
+    static boolean callerRetried(String retries) {
+        return retries != null && !retries.isEmpty() && retries.length() <= 3
+                && retries.chars().allMatch(c -> c >= '0' && c <= '9') && Integer.parseInt(retries) > 0;
     }
 
     /**
