@@ -12,6 +12,7 @@ import dev.baton.impl.engine.AttemptMode.Outcome;
 import dev.baton.impl.engine.AttemptMode.Served;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.impl.limits.ConnectionGuards;
+import dev.baton.impl.log.RateLimitedLog;
 import dev.baton.spi.ProviderFailure;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -33,6 +34,8 @@ import java.util.concurrent.atomic.AtomicReference;
 final class FailoverLoop {
 
     private static final System.Logger LOG = System.getLogger(FailoverLoop.class.getName());
+    /** In an outage every request fails at once: one line every 10 s, with the count, not one per request. */
+    private static final RateLimitedLog UNSERVED = new RateLimitedLog(LOG, 10, TimeUnit.SECONDS);
 
     private final EngineContext ctx;
     private final ChatRequest request;
@@ -125,7 +128,10 @@ final class FailoverLoop {
             mode.run(attempt, policy().attemptTimeout().compareTo(left) <= 0 ? policy().attemptTimeout() : left);
         } catch (RuntimeException e) {
             // An adapter that throws instead of failing its future is a bug; keep the request alive.
-            LOG.log(Level.ERROR, "adapter " + attempt.candidate().target().provider() + " threw", e);
+            // Its message is the adapter's own: it could quote a header, so it is logged redacted, without causes.
+            RuntimeException shown = new RuntimeException(ctx.redactor().clean(e.toString()));
+            shown.setStackTrace(e.getStackTrace());
+            LOG.log(Level.ERROR, "adapter " + attempt.candidate().target().provider() + " threw", shown);
             ended(attempt, Failed.beforeCommit(ProviderFailure.transport(FailureKind.CONNECTION,
                     "the adapter failed: " + e.getClass().getSimpleName())));
         }
@@ -224,8 +230,9 @@ final class FailoverLoop {
         String degradedText = policy().degraded();
         boolean degrade = degradedText != null && error.degradable() && mode.answersDegraded();
         var record = ledger.save(false, error.status(), error.code(), null, false, null, null, degrade);
-        LOG.log(Level.INFO, "{0}: no target served {1}: {2} {3}{4}", id, request.model(), error.status(), error.code(),
-                degrade ? "; answered with the degraded text" : "");
+        UNSERVED.info(n -> id + ": no target served " + request.model() + ": " + error.status() + " " + error.code()
+                + (degrade ? "; answered with the degraded text" : "")
+                + (n > 1 ? " (" + n + " requests not served since the last such message)" : ""));
         UpstreamFailedException failure = error.toException(message, record);
         if (degrade) {
             mode.degraded(degradedText, failure);

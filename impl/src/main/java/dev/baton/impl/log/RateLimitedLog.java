@@ -24,6 +24,11 @@ public final class RateLimitedLog {
     }
 
     /** @param message given how many events happened since the last message (this one included) */
+    public void info(LongFunction<String> message) {
+        log(Level.INFO, message, null);
+    }
+
+    /** @param message given how many events happened since the last message (this one included) */
     public void warn(LongFunction<String> message) {
         log(Level.WARNING, message, null);
     }
