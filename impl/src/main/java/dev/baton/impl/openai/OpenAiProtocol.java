@@ -16,8 +16,6 @@ import dev.baton.spi.ProviderTransport.ResponseHeaders;
 import dev.baton.spi.ProviderTransport.StreamEvents;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 
 import java.lang.System.Logger.Level;
@@ -71,34 +69,43 @@ public final class OpenAiProtocol {
 
     /** Turns an error response into a classified failure; the message is the provider's, without credentials. */
     public ProviderException failure(int status, String body, ResponseHeaders headers) {
-        String type = null;
-        String code = null;
-        String message = null;
+        ErrorObject error = ErrorObject.NONE;
         try {
-            JsonObject error = HttpExchange.parse(body).getJsonObject("error");
-            if (error != null) {
-                type = text(error.get("type"));
-                code = text(error.get("code"));
-                message = text(error.get("message"));
-            }
-        } catch (JsonException | ClassCastException | IllegalStateException e) {
+            ErrorObject found = ErrorObject.in(HttpExchange.parse(body));
+            error = found != null ? found : ErrorObject.NONE;
+        } catch (JsonException e) {
             // Proxies answer 502/504 with HTML; the status alone classifies it. Azure's content_filter 400 has
-        // "type": null and an "innererror"; its code alone classifies it.
+            // "type": null and an "innererror"; its code alone classifies it.
         }
-        FailureKind kind = OpenAiClassifier.classify(status, type, code);
-        String detail = "HTTP " + status + (code != null ? " " + code : type != null ? " " + type : "")
-                + (message != null ? ": " + message : "");
-        return new ProviderException(new ProviderFailure(kind, status, type, code, context.redact(detail),
-                RetryAfter.parse(headers, context.clock().instant())));
+        FailureKind kind = OpenAiClassifier.classify(status, error.type(), error.code());
+        String detail = "HTTP " + status + (error.code() != null ? " " + error.code()
+                : error.type() != null ? " " + error.type() : "") + error.suffix();
+        return new ProviderException(new ProviderFailure(kind, status, error.type(), error.code(),
+                context.redact(detail), RetryAfter.parse(headers, context.clock().instant())));
     }
 
-    /** As {@link #text(JsonValue)}, read from the chunk's text. */
-    private static String text(JsonScan.Span value) {
-        return value == null || value.isNull() ? null : value.isString() ? value.string() : value.json();
-    }
+    /** The {@code error} object of a response or a stream event: its type, code and message, each maybe null. */
+    private record ErrorObject(String type, String code, String message) {
 
-    private static String text(JsonValue value) {
-        return value instanceof JsonString s ? s.getString() : value == null || value == JsonValue.NULL ? null : value.toString();
+        static final ErrorObject NONE = new ErrorObject(null, null, null);
+
+        /** What {@code json} says in its {@code error} member, or {@code null} when that is no object. */
+        static ErrorObject in(RawJsonObject json) {
+            JsonScan.Span error = json.member("error");
+            if (error == null || !error.isObject()) {
+                return null;
+            }
+            return new ErrorObject(text(error.member("type")), text(error.member("code")), text(error.member("message")));
+        }
+
+        /** ": message", or nothing. */
+        String suffix() {
+            return message != null ? ": " + message : "";
+        }
+
+        private static String text(JsonScan.Span value) {
+            return value == null || value.isNull() ? null : value.isString() ? value.string() : value.json();
+        }
     }
 
     /** OpenAI's stream: {@code data:} chunks, an {@code error} object on failure, {@code [DONE]} at the end. */
@@ -123,14 +130,11 @@ public final class OpenAiProtocol {
                 LOG.log(Level.DEBUG, "skipped a malformed stream event ({0} so far)", malformed);
                 return List.of();
             }
-            JsonScan.Span error = chunk.member("error");
-            if (error != null && error.isObject()) {
-                String type = text(error.member("type"));
-                String code = text(error.member("code"));
-                String message = text(error.member("message"));
-                throw new ProviderException(new ProviderFailure(OpenAiClassifier.classify(0, type, code), 0, type, code,
-                        context.redact("error event in stream" + (code != null ? " " + code : "")
-                                + (message != null ? ": " + message : "")), null));
+            ErrorObject error = ErrorObject.in(chunk);
+            if (error != null) {
+                throw new ProviderException(new ProviderFailure(OpenAiClassifier.classify(0, error.type(), error.code()),
+                        0, error.type(), error.code(), context.redact("error event in stream"
+                        + (error.code() != null ? " " + error.code() : "") + error.suffix()), null));
             }
             if (OpenAiShape.finishReason(chunk) != null) {
                 sawFinish = true;
