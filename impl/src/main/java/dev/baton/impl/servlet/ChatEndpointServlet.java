@@ -22,8 +22,6 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -146,8 +144,8 @@ public class ChatEndpointServlet extends HttpServlet {
             new SseRelay(response, output, refusalId).subscribeTo(
                     engine.stream(request, PolicyOverride.NONE, callerRetried));
         } else if (idempotencyKey != null) {
-            completeOnce(request, callerRetried, idempotency.claim(caller, idempotencyKey, sha256(body)), response,
-                    output, refusalId);
+            completeOnce(request, callerRetried, idempotency.claim(caller, idempotencyKey, GatewayKeys.sha256(body)),
+                    response, output, refusalId);
         } else {
             complete(request, callerRetried, response, output, refusalId);
         }
@@ -233,14 +231,6 @@ public class ChatEndpointServlet extends HttpServlet {
     private static void refuse(HttpServletResponse response, AsyncOutput output, Answer refusal) {
         output.start(() -> { }, () -> { });
         answer(response, output, refusal);
-    }
-
-    private static byte[] sha256(byte[] body) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(body);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
     }
 
     @Override

@@ -49,8 +49,13 @@ final class GatewayKeys {
     }
 
     static byte[] sha256(String key) {
+        return sha256(key.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** SHA-256 of {@code bytes}: a gateway key, or an idempotent request's body. */
+    static byte[] sha256(byte[] bytes) {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java runtime has SHA-256", e);
         }
