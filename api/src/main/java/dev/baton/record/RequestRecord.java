@@ -28,17 +28,42 @@ import java.util.Optional;
  * @param latencyMillis   time from admission to the end
  * @param usage           the provider's usage object, or {@code null}
  * @param degraded        whether the caller got the policy's degraded answer instead of the final error
+ * @param kind            {@value #REQUEST} for a caller's request, {@value #PROBE} for a probe Baton sent itself to an
+ *                        ejected connection (one attempt, no caller; not counted in request statistics)
  */
 public record RequestRecord(String id, Instant startedAt, boolean ok, int httpStatus, String errorCode,
                             String modelRequested, String routeName, ServedBy servedBy,
                             List<AttemptRecord> attempts, List<SkippedTarget> skipped, boolean stream,
                             boolean committed, Long firstTokenMillis, long latencyMillis, JsonObject usage,
-                            boolean degraded) {
+                            boolean degraded, String kind) {
+
+    /** {@link #kind()} of a caller's request. */
+    public static final String REQUEST = "request";
+    /** {@link #kind()} of a background probe of an ejected connection. */
+    public static final String PROBE = "probe";
 
     public RequestRecord {
         Objects.requireNonNull(id, "id");
         attempts = List.copyOf(attempts);
         skipped = List.copyOf(skipped);
+        if (!REQUEST.equals(kind) && !PROBE.equals(kind)) {
+            throw new IllegalArgumentException("kind must be " + REQUEST + " or " + PROBE + " but was " + kind);
+        }
+    }
+
+    /** The record of a caller's request. */
+    public RequestRecord(String id, Instant startedAt, boolean ok, int httpStatus, String errorCode,
+                         String modelRequested, String routeName, ServedBy servedBy,
+                         List<AttemptRecord> attempts, List<SkippedTarget> skipped, boolean stream,
+                         boolean committed, Long firstTokenMillis, long latencyMillis, JsonObject usage,
+                         boolean degraded) {
+        this(id, startedAt, ok, httpStatus, errorCode, modelRequested, routeName, servedBy, attempts, skipped, stream,
+                committed, firstTokenMillis, latencyMillis, usage, degraded, REQUEST);
+    }
+
+    /** Whether Baton sent it itself to probe an ejected connection. */
+    public boolean probe() {
+        return PROBE.equals(kind);
     }
 
     public Optional<ServedBy> served() {

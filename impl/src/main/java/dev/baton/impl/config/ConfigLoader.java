@@ -47,8 +47,8 @@ public final class ConfigLoader {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
     /** The keys every connection has; a provider adds its own ({@link ProviderAdapterFactory#connectionKeys()}). */
     private static final Set<String> CONNECTION_KEYS = Set.of("provider", "base-url", "alternate-base-urls", "api-key",
-            "models", "eject-after", "eject-after-credential", "cool-off", "max-cool-off", "max-concurrent",
-            "rate-limit");
+            "models", "eject-after", "eject-after-credential", "cool-off", "max-cool-off", "probe", "probe-interval",
+            "max-probe-interval", "max-concurrent", "rate-limit");
     private static final String HEADERS = "headers.";
     private static final Set<String> POLICY_KEYS = Set.of("deadline", "attempt-timeout", "first-token-timeout",
             "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max", "max-wait", "degraded");
@@ -383,10 +383,17 @@ public final class ConfigLoader {
                 integer(p + "eject-after", d.ejectAfter(), 1, 1000),
                 integer(p + "eject-after-credential", d.ejectAfterCredential(), 1, 1000),
                 duration(p + "cool-off", d.coolOff(), Duration.ofMillis(1), Duration.ofHours(24)),
-                duration(p + "max-cool-off", d.maxCoolOff(), Duration.ofMillis(1), Duration.ofHours(24)));
+                duration(p + "max-cool-off", d.maxCoolOff(), Duration.ofMillis(1), Duration.ofHours(24)),
+                read(p + "probe", ConfigLoader::probe).orElse(d.probe()),
+                duration(p + "probe-interval", d.probeInterval(), Duration.ofMillis(100), Duration.ofHours(1)),
+                duration(p + "max-probe-interval", d.maxProbeInterval(), Duration.ofMillis(100), Duration.ofHours(24)));
         if (health.maxCoolOff().compareTo(health.coolOff()) < 0) {
             problems.add(p + "max-cool-off: must be >= cool-off (" + Durations.format(health.coolOff())
                     + ") but was " + Durations.format(health.maxCoolOff()) + source(p + "max-cool-off"));
+        }
+        if (health.maxProbeInterval().compareTo(health.probeInterval()) < 0) {
+            problems.add(p + "max-probe-interval: must be >= probe-interval (" + Durations.format(health.probeInterval())
+                    + ") but was " + Durations.format(health.maxProbeInterval()) + source(p + "max-probe-interval"));
         }
         Optional<Rate> rate = read(p + "rate-limit", ConfigLoader::rate);
         ConnectionLimits limits = new ConnectionLimits(integer(p + "max-concurrent", 0, 1, 100_000),
@@ -667,6 +674,16 @@ public final class ConfigLoader {
                     + Durations.format(max) + " but was " + raw.strip());
         }
         return value;
+    }
+
+    /** Who probes an ejected connection: {@code background} or {@code request}. */
+    static HealthPolicy.Probe probe(String raw) {
+        for (HealthPolicy.Probe probe : HealthPolicy.Probe.values()) {
+            if (probe.wireName().equals(raw.strip().toLowerCase(Locale.ROOT))) {
+                return probe;
+            }
+        }
+        throw new IllegalArgumentException("'" + raw + "' is not one of [background, request]");
     }
 
     /** An action for {@code kind}; {@code retry} only where a second try on the same target can help. */

@@ -41,6 +41,21 @@ public interface EngineObserver {
     default void retryRefused(String requestId, String connection) {
     }
 
+    /** A background probe of an ejected connection is sent; {@link #probed} follows once, however it ends. */
+    default void probeStarted(String connection) {
+    }
+
+    /**
+     * A background probe ended, after its record (kind {@code probe}) was saved. Probes are not
+     * requests: {@link #finished} is never called for them.
+     */
+    default void probed(RequestRecord probe) {
+    }
+
+    /** A background probe was due but not sent: the connection's own limits refused it ({@code reason}). */
+    default void probeNotSent(String connection, String reason) {
+    }
+
     /** All of {@code observers}, in order; each one's {@link #admitted} result goes back to it. */
     static EngineObserver of(List<EngineObserver> observers) {
         List<EngineObserver> all = List.copyOf(observers);
@@ -78,6 +93,21 @@ public interface EngineObserver {
             @Override
             public void retryRefused(String requestId, String connection) {
                 all.forEach(o -> o.retryRefused(requestId, connection));
+            }
+
+            @Override
+            public void probeStarted(String connection) {
+                all.forEach(o -> o.probeStarted(connection));
+            }
+
+            @Override
+            public void probed(RequestRecord probe) {
+                all.forEach(o -> o.probed(probe));
+            }
+
+            @Override
+            public void probeNotSent(String connection, String reason) {
+                all.forEach(o -> o.probeNotSent(connection, reason));
             }
         };
     }

@@ -43,6 +43,8 @@ public final class FailoverEngine {
 
     private final Planner planner;
     private final EngineContext ctx;
+    /** Probes ejected connections in the background; told of every ejection. */
+    private final Prober prober = new Prober();
 
     /**
      * An engine on real time: the system's ticker, and {@code timer} for its timeouts and waits.
@@ -64,12 +66,13 @@ public final class FailoverEngine {
     public FailoverEngine(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
                           InstantSource clock, Ticker ticker, Scheduler scheduler, HealthListener listener,
                           EngineObserver observer) {
-        HealthRegistry health = new HealthRegistry(config.connections(), clock, listener);
+        HealthRegistry health = new HealthRegistry(config.connections(), clock, HealthListener.both(listener, prober));
         this.planner = new Planner(config);
         this.ctx = new EngineContext(config, Map.copyOf(adapters), health, new RetryBudget(config.retryBudget(), clock),
                 new ConnectionGuards(config.connections()),
                 store, Redactor.forConnections(config.connections()), clock, ticker, scheduler,
                 () -> ThreadLocalRandom.current().nextLong(), observer);
+        prober.start(ctx);
     }
 
     /** Answers a request as a whole. The future fails with a {@link FailoverException}. */
@@ -141,6 +144,11 @@ public final class FailoverEngine {
 
     public HealthRegistry health() {
         return ctx.health();
+    }
+
+    /** The last background probes of {@code connection}, newest first (empty for an unknown connection). */
+    public List<Prober.Probe> probes(String connection) {
+        return prober.history(connection);
     }
 
     public BatonConfig config() {

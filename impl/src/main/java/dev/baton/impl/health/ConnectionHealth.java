@@ -11,22 +11,28 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The rotation state of one connection: ejection with a growing cool-off and a single half-open
- * probe, parking for rate and spend limits, and models the connection said it cannot serve.
+ * The rotation state of one connection: ejection until a probe succeeds, parking for rate and
+ * spend limits, and models the connection said it cannot serve.
  *
  * <pre>
  *              N consecutive counted failures
- *   HEALTHY ─────────────────────────────────▶ EJECTED (until now + coolOff)
- *      ▲                                         │ cool-off over, one request takes the probe
+ *   HEALTHY ─────────────────────────────────▶ EJECTED (until the next probe is due)
+ *      ▲                                         │ probe due: the prober (or, in request mode, one request) takes it
  *      │ success                                 ▼
- *      └───────────────────────────────────── PROBING ── counted failure ──▶ EJECTED (coolOff × 2, capped)
+ *      └───────────────────────────────────── PROBING ── counted failure ──▶ EJECTED (the wait doubled, capped)
  * </pre>
+ *
+ * Two probe modes ({@link HealthPolicy.Probe}). In {@code background} mode (the default) the engine's
+ * prober claims the probe with {@link #startProbe()} when {@link #nextProbeAt()} comes, first after
+ * {@code probe-interval}, then after each failed probe twice as long up to {@code max-probe-interval};
+ * no user request is ever the probe. In {@code request} mode the first request after the cool-off
+ * takes it with {@link #tryAcquire()}, and each failed probe doubles the cool-off up to {@code max-cool-off}.
  *
  * Parking is separate from ejection: a 429 parks for its Retry-After (30 s when absent, at most
  * 5 min) and never counts toward ejection; a spend limit parks for 15 min.
  *
  * <p>An operator can take a connection out ({@link #eject(Duration, String)}: the same EJECTED state,
- * ending in the same single probe) and put it back ({@link #restore()}). An operator's ejection is
+ * ending in the same probing) and put it back ({@link #restore()}). An operator's ejection is
  * not undone by an attempt that was already in flight when it was made.
  *
  * <p>Thread-safe: every method takes the instance lock briefly; listeners are called after it is released.
@@ -57,6 +63,8 @@ public final class ConnectionHealth {
     private int consecutiveFailures;
     private int consecutiveCredentialFailures;
     private Duration coolOff;
+    /** Background mode: the wait before the next probe, doubled by each failed one. */
+    private Duration probeInterval;
     private Instant ejectedUntil;
     private Instant parkedUntil;
     private String parkCause;
@@ -71,6 +79,12 @@ public final class ConnectionHealth {
         this.clock = clock;
         this.listener = listener;
         this.coolOff = policy.coolOff();
+        this.probeInterval = policy.probeInterval();
+    }
+
+    /** Whether the engine probes this connection in the background (else a user request is the probe). */
+    public boolean probesInBackground() {
+        return policy.probe() == HealthPolicy.Probe.BACKGROUND;
     }
 
     /** Whether a target of this connection with {@code model} may be attempted now. */
@@ -80,6 +94,9 @@ public final class ConnectionHealth {
         boolean deprioritised = penalty != null && now.isBefore(penalty);
         if (state == State.PROBING) {
             return new Availability(Availability.State.PROBING, null, deprioritised);
+        }
+        if (state == State.EJECTED && probesInBackground()) {
+            return new Availability(Availability.State.EJECTED, nextProbeAtLocked(now), deprioritised);
         }
         if (state == State.EJECTED) {
             return now.isBefore(ejectedUntil)
@@ -94,15 +111,15 @@ public final class ConnectionHealth {
     }
 
     /**
-     * Claims the half-open probe. Returns {@code true} when the connection is healthy (no probe
-     * needed) or when this caller took the one probe; {@code false} when it is still ejected or
-     * another probe is in flight.
+     * Lets a user request's attempt start. Returns {@code true} when the connection is healthy (no
+     * probe needed) or, in request mode, when this caller took the one probe; {@code false} when it
+     * is still ejected or a probe is in flight. In background mode a request never takes the probe.
      */
     public synchronized boolean tryAcquire() {
         if (state == State.HEALTHY) {
             return true;
         }
-        if (state == State.EJECTED && !clock.instant().isBefore(ejectedUntil)) {
+        if (!probesInBackground() && state == State.EJECTED && !clock.instant().isBefore(ejectedUntil)) {
             state = State.PROBING;
             return true;
         }
@@ -114,6 +131,47 @@ public final class ConnectionHealth {
         if (state == State.PROBING) {
             state = State.EJECTED;
             ejectedUntil = clock.instant();
+        }
+    }
+
+    /**
+     * Background mode: when the next probe may start, or {@code null} when none is wanted (healthy,
+     * a probe in flight, or request mode). Never before a parking's end: a provider's Retry-After is
+     * honoured by probes too.
+     */
+    public synchronized Instant nextProbeAt() {
+        return probesInBackground() && state == State.EJECTED ? nextProbeAtLocked(clock.instant()) : null;
+    }
+
+    private Instant nextProbeAtLocked(Instant now) {
+        boolean parked = parkedUntil != null && now.isBefore(parkedUntil);
+        return parked && parkedUntil.isAfter(ejectedUntil) ? parkedUntil : ejectedUntil;
+    }
+
+    /**
+     * Background mode: claims the probe when it is due. Its outcome is reported like an attempt's,
+     * through {@link #succeeded()} or {@link #failed}; a probe that could not be sent goes back
+     * through {@link #probeNotSent(Duration)}.
+     *
+     * @return {@code true} when the caller now owns the probe
+     */
+    public synchronized boolean startProbe() {
+        Instant now = clock.instant();
+        if (!probesInBackground() || state != State.EJECTED || now.isBefore(nextProbeAtLocked(now))) {
+            return false;
+        }
+        state = State.PROBING;
+        return true;
+    }
+
+    /**
+     * Background mode: the probe was not sent (the connection's own limits refused it, or it was
+     * cancelled): still ejected, the next probe after {@code retryIn}, the interval unchanged.
+     */
+    public synchronized void probeNotSent(Duration retryIn) {
+        if (state == State.PROBING) {
+            state = State.EJECTED;
+            ejectedUntil = clock.instant().plus(retryIn);
         }
     }
 
@@ -137,14 +195,16 @@ public final class ConnectionHealth {
         consecutiveFailures = 0;
         consecutiveCredentialFailures = 0;
         coolOff = policy.coolOff();
+        probeInterval = policy.probeInterval();
         ejectedBy = null;
         ejectReason = null;
     }
 
     /**
-     * An operator takes the connection out of rotation for {@code duration}; then, as after any
-     * ejection, the next request takes the one probe. A probe in flight no longer decides anything.
-     * The cool-off is left as it is: it is what the connection has earned by its own failures.
+     * An operator takes the connection out of rotation for {@code duration}; then it is probed as
+     * after any ejection (the first background probe, or the next request, comes when it ends). A
+     * probe in flight no longer decides anything. The cool-off and probe interval are left as they
+     * are: they are what the connection has earned by its own failures.
      *
      * @throws IllegalArgumentException when {@code duration} is not positive or longer than {@link #MAX_OPERATOR_EJECTION}
      */
@@ -205,7 +265,11 @@ public final class ConnectionHealth {
             consecutiveFailures++;
             consecutiveCredentialFailures = kind == FailureKind.CREDENTIAL ? consecutiveCredentialFailures + 1 : 0;
             if (state == State.PROBING) {
-                coolOff = min(coolOff.multipliedBy(2), policy.maxCoolOff());
+                if (probesInBackground()) {
+                    probeInterval = min(probeInterval.multipliedBy(2), policy.maxProbeInterval());
+                } else {
+                    coolOff = min(coolOff.multipliedBy(2), policy.maxCoolOff());
+                }
                 ejectedFor = eject(now, kind);
             } else if (state == State.HEALTHY && (consecutiveFailures >= policy.ejectAfter()
                     || consecutiveCredentialFailures >= policy.ejectAfterCredential())) {
@@ -218,12 +282,14 @@ public final class ConnectionHealth {
         }
     }
 
+    /** Out until the next probe is due; returns how long that is. */
     private Duration eject(Instant now, FailureKind kind) {
+        Duration out = probesInBackground() ? probeInterval : coolOff;
         state = State.EJECTED;
-        ejectedUntil = now.plus(coolOff);
+        ejectedUntil = now.plus(out);
         ejectedBy = BY_FAILURES;
         ejectReason = kind.wireName();
-        return coolOff;
+        return out;
     }
 
     /** A provider that answers with a proper refusal is up: a probe that gets one restores the connection. */
@@ -262,15 +328,18 @@ public final class ConnectionHealth {
     public synchronized Snapshot snapshot() {
         Instant now = clock.instant();
         boolean parked = parkedUntil != null && now.isBefore(parkedUntil);
+        boolean background = probesInBackground();
         String rotation = switch (state) {
             case PROBING -> "probing";
-            case EJECTED -> now.isBefore(ejectedUntil) ? "ejected" : "probe_due";
+            case EJECTED -> background || now.isBefore(ejectedUntil) ? "ejected" : "probe_due";
             case HEALTHY -> parked ? "parked" : "healthy";
         };
         boolean out = state != State.HEALTHY;
+        Instant probeDue = state != State.EJECTED ? null : background ? nextProbeAtLocked(now) : ejectedUntil;
         return new Snapshot(connection, rotation, state.name().toLowerCase(Locale.ROOT), out ? ejectedUntil : null,
-                state == State.EJECTED ? ejectedUntil : null, out ? ejectedBy : null, out ? ejectReason : null,
-                parked ? parkedUntil : null, parked ? parkCause : null, consecutiveFailures, coolOff);
+                probeDue, out ? ejectedBy : null, out ? ejectReason : null,
+                parked ? parkedUntil : null, parked ? parkCause : null, consecutiveFailures, coolOff,
+                policy.probe().wireName(), probeInterval);
     }
 
     /**
@@ -278,20 +347,24 @@ public final class ConnectionHealth {
      *
      * @param connection          the connection's name
      * @param rotation            what the planner sees: {@code healthy}, {@code parked}, {@code ejected},
-     *                            {@code probe_due} (cool-off over, the next request probes) or {@code probing}
+     *                            {@code probe_due} (request mode: cool-off over, the next request probes) or
+     *                            {@code probing}
      * @param state               the ejection state machine alone: {@code healthy}, {@code ejected} or
      *                            {@code probing} (parking is not part of it)
      * @param ejectedUntil        when the ejection ends, or {@code null} when healthy
-     * @param probeDueAt          when the next request may probe, or {@code null} unless ejected or probe_due
+     * @param probeDueAt          when the next probe may start (by the prober in background mode, by a request in
+     *                            request mode), or {@code null} unless ejected or probe_due
      * @param ejectedBy           {@code failures} or {@code operator}, or {@code null} when healthy
      * @param ejectReason         the failure kind that ejected it, or the operator's reason; {@code null} when healthy
      * @param parkedUntil         when the parking ends, or {@code null} when not parked
      * @param parkCause           {@code rate_limit} or {@code spend_limit}, or {@code null} when not parked
      * @param consecutiveFailures counted failures in a row
-     * @param coolOff             the length of the next ejection by failures
+     * @param coolOff             request mode: the length of the next ejection by failures
+     * @param probe               {@code background} or {@code request}: who probes it when ejected
+     * @param probeInterval       background mode: the wait before the next probe after a failed one
      */
     public record Snapshot(String connection, String rotation, String state, Instant ejectedUntil, Instant probeDueAt,
                            String ejectedBy, String ejectReason, Instant parkedUntil, String parkCause,
-                           int consecutiveFailures, Duration coolOff) {
+                           int consecutiveFailures, Duration coolOff, String probe, Duration probeInterval) {
     }
 }

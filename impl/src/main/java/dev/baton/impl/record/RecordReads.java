@@ -35,7 +35,7 @@ final class RecordReads {
     private static final int CHILD_CHUNK = 200;
     private static final String REQUEST_COLUMNS = "id, started_at, ok, http_status, error_code, model_requested,"
             + " route_name, served_model, served_provider, served_connection, served_position, served_route, stream,"
-            + " committed, first_token_ms, latency_ms, usage_json, degraded";
+            + " committed, first_token_ms, latency_ms, usage_json, degraded, kind";
 
     private final RecordSchema schema;
 
@@ -69,6 +69,10 @@ final class RecordReads {
         if (query.outcome() != null) {
             sql.append(" AND r.status = ?");
             args.add(query.outcome());
+        }
+        if (query.kind() != null) {
+            sql.append(" AND r.kind = ?");
+            args.add(query.kind());
         }
         if (query.connection() != null) {
             sql.append(" AND EXISTS (SELECT 1 FROM ").append(schema.attempts)
@@ -154,7 +158,7 @@ final class RecordReads {
                 into.add(new Head(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getBoolean(3),
                         rs.getInt(4), rs.getString(5), rs.getString(6), rs.getString(7), servedBy,
                         rs.getBoolean(13), rs.getBoolean(14), firstTokenOrNull, rs.getLong(16),
-                        usage(rs.getString(17)), rs.getBoolean(18)));
+                        usage(rs.getString(17)), rs.getBoolean(18), rs.getString(19)));
             }
         }
     }
@@ -186,11 +190,11 @@ final class RecordReads {
     private record Head(String id, Instant startedAt, boolean ok, int httpStatus, String errorCode,
                         String modelRequested, String routeName, ServedBy servedBy, boolean stream,
                         boolean committed, Long firstTokenMillis, long latencyMillis, JsonObject usage,
-                        boolean degraded) {
+                        boolean degraded, String kind) {
 
         RequestRecord record(List<AttemptRecord> attempts, List<SkippedTarget> skipped) {
             return new RequestRecord(id, startedAt, ok, httpStatus, errorCode, modelRequested, routeName, servedBy,
-                    attempts, skipped, stream, committed, firstTokenMillis, latencyMillis, usage, degraded);
+                    attempts, skipped, stream, committed, firstTokenMillis, latencyMillis, usage, degraded, kind);
         }
     }
 }

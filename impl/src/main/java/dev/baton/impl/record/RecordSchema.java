@@ -4,6 +4,7 @@ import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,6 +18,8 @@ final class RecordSchema {
     final String attempts;
     final String skipped;
     private final List<String> ddl;
+    /** {@code table.column} of each column added by an ALTER in {@link #ddl}: a table without one is migrated. */
+    private final List<String> newestColumns;
     private volatile boolean ready;
 
     RecordSchema(String prefix) {
@@ -72,7 +75,10 @@ final class RecordSchema {
                         + "reason VARCHAR, "
                         + "PRIMARY KEY (request_id, seq))",
                 "CREATE INDEX IF NOT EXISTS " + requests + "_started ON " + requests + " (started_at)",
-                "CREATE INDEX IF NOT EXISTS " + attempts + "_connection ON " + attempts + " (connection)");
+                "CREATE INDEX IF NOT EXISTS " + attempts + "_connection ON " + attempts + " (connection)",
+                // Columns added since the first release: an existing table gets them here (see tablesExist).
+                "ALTER TABLE " + requests + " ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'request' NOT NULL");
+        this.newestColumns = List.of(requests + ".kind");
     }
 
     /** A connection from {@code dataSource}, with the tables created if this store has not yet made sure of them. */
@@ -123,11 +129,22 @@ final class RecordSchema {
         }
     }
 
-    /** Pre-created tables need no CREATE privilege: look before creating. */
+    /**
+     * Pre-created tables need no CREATE privilege: look before creating. Tables from an older
+     * release lack the newest columns, and then the DDL runs (every statement is idempotent).
+     */
     private boolean tablesExist(Connection c) {
+        List<String> selects = new ArrayList<>();
         for (String table : List.of(requests, attempts, skipped)) {
+            selects.add("SELECT 1 FROM " + table + " WHERE 1 = 0");
+        }
+        for (String column : newestColumns) {
+            int dot = column.lastIndexOf('.');
+            selects.add("SELECT " + column.substring(dot + 1) + " FROM " + column.substring(0, dot) + " WHERE 1 = 0");
+        }
+        for (String select : selects) {
             try (Statement s = c.createStatement()) {
-                s.executeQuery("SELECT 1 FROM " + table + " WHERE 1 = 0").close();
+                s.executeQuery(select).close();
             } catch (SQLException absent) {
                 return false;
             }

@@ -2,6 +2,7 @@ package dev.baton.impl.servlet;
 
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.config.ConnectionConfig;
+import dev.baton.impl.engine.Prober;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.impl.stats.ConnectionStats;
 import dev.baton.record.AttemptRecord;
@@ -16,6 +17,7 @@ import jakarta.json.spi.JsonProvider;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
+import java.util.List;
 
 /** The endpoint's JSON shapes: OpenAI-style errors, the request record and a connection's state. */
 final class Json {
@@ -104,6 +106,7 @@ final class Json {
         }
         JsonObjectBuilder out = JSON.createObjectBuilder()
                 .add("id", r.id())
+                .add("kind", r.kind())
                 .add("started_at", r.startedAt().toString())
                 .add("status", r.status())
                 .add("http_status", r.httpStatus())
@@ -125,9 +128,22 @@ final class Json {
 
     /**
      * A connection as operators see it: configuration that is safe to show (never the key, the base
-     * URL or headers, which may carry credentials), its health now and its counts over the window.
+     * URL or headers, which may carry credentials), its health now, its last background probes
+     * (newest first) and its counts over the window.
      */
-    static JsonObject connection(ConnectionConfig config, ConnectionHealth.Snapshot health, ConnectionStats.Window window) {
+    static JsonObject connection(ConnectionConfig config, ConnectionHealth.Snapshot health, List<Prober.Probe> probes,
+                                 ConnectionStats.Window window) {
+        JsonArrayBuilder history = JSON.createArrayBuilder();
+        for (Prober.Probe p : probes) {
+            history.add(JSON.createObjectBuilder()
+                    .add("id", p.id())
+                    .add("started_at", p.startedAt().toString())
+                    .add("model", p.model())
+                    .add("outcome", p.outcome())
+                    .add("http_status", p.httpStatus())
+                    .add("latency_ms", p.latencyMillis())
+                    .add("restored", p.restored()));
+        }
         JsonArrayBuilder models = JSON.createArrayBuilder();
         config.models().forEach(models::add);
         JsonObjectBuilder failures = JSON.createObjectBuilder();
@@ -146,6 +162,10 @@ final class Json {
                 .add("parked_for", nullable(health.parkCause()))
                 .add("consecutive_failures", health.consecutiveFailures())
                 .add("cool_off_ms", health.coolOff().toMillis())
+                .add("probe", health.probe())
+                .add("probe_interval_ms", health.probeInterval().toMillis())
+                .add("next_probe_at", instant("background".equals(health.probe()) ? health.probeDueAt() : null))
+                .add("probes", history)
                 .add("window", JSON.createObjectBuilder()
                         .add("seconds", window.length().toSeconds())
                         .add("requests", window.requests())

@@ -3,6 +3,7 @@ package dev.baton.impl.servlet;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.health.ConnectionHealth;
+import dev.baton.record.RequestRecord;
 import dev.baton.spi.RecordQuery;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -25,7 +26,7 @@ final class OperatorRequests {
 
     static final int DEFAULT_LIMIT = 100;
     static final int MAX_REASON_CHARS = 200;
-    private static final Set<String> RECORD_PARAMS = Set.of("from", "to", "connection", "outcome", "limit");
+    private static final Set<String> RECORD_PARAMS = Set.of("from", "to", "connection", "outcome", "limit", "kind");
     private static final Set<String> EJECT_MEMBERS = Set.of("for", "reason");
 
     private OperatorRequests() {
@@ -76,7 +77,16 @@ final class OperatorRequests {
                         + limitText + "'", "limit");
             }
         }
-        return new RecordQuery(from, to, connection, outcome, limit);
+        // Requests unless probes are asked for: background probes of an outage would crowd out the callers' requests.
+        String kind = value(params, "kind");
+        if (kind == null) {
+            kind = RequestRecord.REQUEST;
+        } else if (kind.equals("all")) {
+            kind = null;
+        } else if (!kind.equals(RequestRecord.REQUEST) && !kind.equals(RequestRecord.PROBE)) {
+            throw invalid("kind: must be request, probe or all but was '" + kind + "'", "kind");
+        }
+        return new RecordQuery(from, to, connection, outcome, limit, kind);
     }
 
     /**

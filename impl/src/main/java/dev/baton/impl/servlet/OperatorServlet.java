@@ -149,7 +149,8 @@ public class OperatorServlet extends HttpServlet {
     }
 
     private JsonObject connection(ConnectionHealth.Snapshot snapshot) {
-        return Json.connection(connections.get(snapshot.connection()), snapshot, stats.window(snapshot.connection()));
+        return Json.connection(connections.get(snapshot.connection()), snapshot, engine.probes(snapshot.connection()),
+                stats.window(snapshot.connection()));
     }
 
     private ConnectionHealth health(String name) {

@@ -75,6 +75,7 @@ final class OtelObserver implements EngineObserver, HealthListener {
     private final LongCounter fallbacks;
     private final LongCounter transitions;
     private final LongCounter retryRefusals;
+    private final LongCounter probes;
     private final DoubleHistogram duration;
     private final DoubleHistogram firstToken;
     private final DoubleHistogram attemptDuration;
@@ -95,6 +96,9 @@ final class OtelObserver implements EngineObserver, HealthListener {
                 .setDescription("Ejections, parkings and restorations of a connection").build();
         retryRefusals = meter.counterBuilder("baton.retry_budget.refusals").setUnit("{retry}")
                 .setDescription("Same-target retries the retry budget refused").build();
+        probes = meter.counterBuilder("baton.probes").setUnit("{probe}")
+                .setDescription("Background probes of ejected connections, by connection and outcome (ok, a failure "
+                        + "kind, or not_sent when the connection's own limits refused it); not counted as requests").build();
         duration = meter.histogramBuilder("baton.request.duration").setUnit("s")
                 .setDescription("Time from admission to the end of the answer").build();
         firstToken = meter.histogramBuilder("baton.time_to_first_token").setUnit("s")
@@ -247,6 +251,35 @@ final class OtelObserver implements EngineObserver, HealthListener {
     @Override
     public void retryRefused(String requestId, String connection) {
         retryRefusals.add(1, Attributes.of(CONNECTION, connection));
+    }
+
+    @Override
+    public void probed(RequestRecord probe) {
+        AttemptRecord a = probe.attempts().get(0);
+        String outcome = a.kind() == null ? "ok" : a.kind().wireName();
+        probes.add(1, Attributes.of(CONNECTION, a.connection(), OUTCOME, outcome));
+        Span span = tracer.spanBuilder("probe " + a.connection())
+                .setNoParent() // nobody asked for it: a trace of its own
+                .setSpanKind(SpanKind.CLIENT)
+                .setStartTimestamp(a.startedAt())
+                .setAllAttributes(attemptAttributes(a).put(REQUEST_ID, probe.id()).put(OUTCOME, outcome).build())
+                .startSpan();
+        if (a.httpStatus() > 0) {
+            span.setAttribute(HTTP_STATUS, (long) a.httpStatus());
+        }
+        if (probe.usage() != null) {
+            tokens(probe.usage(), "prompt_tokens", span, INPUT_TOKENS);
+            tokens(probe.usage(), "completion_tokens", span, OUTPUT_TOKENS);
+        }
+        if (a.kind() != null) {
+            span.setStatus(StatusCode.ERROR, a.kind().wireName());
+        }
+        span.end(a.startedAt().plusMillis(a.latencyMillis()));
+    }
+
+    @Override
+    public void probeNotSent(String connection, String reason) {
+        probes.add(1, Attributes.of(CONNECTION, connection, OUTCOME, "not_sent"));
     }
 
     @Override
