@@ -17,6 +17,7 @@ import dev.baton.impl.http.BatonHttpClient;
 import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.impl.record.InMemoryRecordStore;
 import dev.baton.record.AttemptRecord;
+import dev.baton.record.RequestRecord;
 import dev.baton.testkit.ProviderSimulator;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
@@ -49,7 +50,12 @@ public final class EngineFixture {
     private EngineFixture() {
     }
 
-    /** Properties for connections named after simulator accounts, each serving {@code models}. */
+    /**
+     * Properties for connections named after simulator accounts, each serving {@code models}, in probe mode
+     * {@code request}: these engines are never stopped, and a background prober left behind by one test would keep
+     * sending probes (on virtual time, as fast as loopback answers) to the simulator of the next. The tests of
+     * background probing ({@link ProberTest}) turn it on and keep virtual time in hand.
+     */
     public static Map<String, String> connections(ProviderSimulator sim, String models, String... accounts) {
         return connections(sim, OpenAiAdapter.ID, models, List.of(accounts));
     }
@@ -62,6 +68,7 @@ public final class EngineFixture {
             props.put("baton.connections." + account + ".base-url", sim.baseUrl(account));
             props.put("baton.connections." + account + ".api-key", KEY_PREFIX + account + "-0123456789");
             props.put("baton.connections." + account + ".models", models);
+            props.put("baton.connections." + account + ".probe", "request");
         }
         return props;
     }
@@ -86,6 +93,16 @@ public final class EngineFixture {
 
             @Override
             public void attemptEnded(String requestId, AttemptRecord attempt) {
+                time.release();
+            }
+
+            @Override
+            public void probeStarted(String connection) {
+                time.hold();
+            }
+
+            @Override
+            public void probed(RequestRecord probe) {
                 time.release();
             }
         });

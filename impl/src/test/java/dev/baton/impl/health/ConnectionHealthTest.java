@@ -18,9 +18,12 @@ class ConnectionHealthTest {
 
     private static final String MODEL = "gpt-5.4-mini";
 
+    /** The half-open state machine: a request takes the probe (background probing: {@link BackgroundProbeHealthTest}). */
+    private static final HealthPolicy REQUEST_PROBES = HealthPolicy.DEFAULT.withProbe(HealthPolicy.Probe.REQUEST);
+
     private final MutableClock clock = new MutableClock();
     private final RecordingListener events = new RecordingListener();
-    private final ConnectionHealth health = new ConnectionHealth("openai-prod", HealthPolicy.DEFAULT, clock, events);
+    private final ConnectionHealth health = new ConnectionHealth("openai-prod", REQUEST_PROBES, clock, events);
 
     @Test
     void ejectsAfterFiveConsecutiveServerErrors() {
@@ -140,7 +143,7 @@ class ConnectionHealthTest {
     @Test
     void aFailedProbeDoublesTheCoolOffUpToTheMaximum() {
         ConnectionHealth h = new ConnectionHealth("c", new HealthPolicy(5, 2, Duration.ofSeconds(30),
-                Duration.ofSeconds(200)), clock, events);
+                Duration.ofSeconds(200)).withProbe(HealthPolicy.Probe.REQUEST), clock, events);
         fail(h, FailureKind.SERVER_ERROR, 5);
         assertEquals(List.of(Duration.ofSeconds(30)), events.ejected);
 

@@ -20,9 +20,12 @@ class OperatorActionsTest {
 
     private static final String MODEL = "gpt-5.4-mini";
 
+    /** The half-open state machine: a request takes the probe (background probing: {@link BackgroundProbeHealthTest}). */
+    private static final HealthPolicy REQUEST_PROBES = HealthPolicy.DEFAULT.withProbe(HealthPolicy.Probe.REQUEST);
+
     private final MutableClock clock = new MutableClock();
     private final List<String> events = new ArrayList<>();
-    private final ConnectionHealth health = new ConnectionHealth("primary", HealthPolicy.DEFAULT, clock,
+    private final ConnectionHealth health = new ConnectionHealth("primary", REQUEST_PROBES, clock,
             new HealthListener() {
                 @Override
                 public void ejected(String connection, Duration coolOff, String cause) {
