@@ -46,7 +46,8 @@ final class RecordSchema {
                         + "first_token_ms BIGINT, "
                         + "latency_ms BIGINT NOT NULL, "
                         + "usage_json VARCHAR, "
-                        + "degraded BOOLEAN NOT NULL)",
+                        + "degraded BOOLEAN NOT NULL, "
+                        + "kind VARCHAR DEFAULT 'request' NOT NULL)",
                 "CREATE TABLE IF NOT EXISTS " + attempts + " ("
                         + "request_id VARCHAR NOT NULL, "
                         + "seq INTEGER NOT NULL, "
@@ -76,7 +77,8 @@ final class RecordSchema {
                         + "PRIMARY KEY (request_id, seq))",
                 "CREATE INDEX IF NOT EXISTS " + requests + "_started ON " + requests + " (started_at)",
                 "CREATE INDEX IF NOT EXISTS " + attempts + "_connection ON " + attempts + " (connection)",
-                // Columns added since the first release: an existing table gets them here (see tablesExist).
+                // Columns added since the first release: a table created before gets them here (see tablesExist); for
+                // a new table the column is already there and the statement does nothing (H2 would copy the table).
                 "ALTER TABLE " + requests + " ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'request' NOT NULL");
         this.newestColumns = List.of(requests + ".kind");
     }

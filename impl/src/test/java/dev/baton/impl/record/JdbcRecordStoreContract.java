@@ -328,6 +328,45 @@ abstract class JdbcRecordStoreContract {
         assertEquals(1, count("requests"));
     }
 
+    @Test
+    void probeRecordsKeepTheirKindAndAreFoundByIt() throws Exception {
+        JdbcRecordStore writing = store(settings());
+        writing.save(servedByStandby("req_k1", NOW.minusSeconds(3)));
+        writing.save(probe("probe_k2", NOW.minusSeconds(2)));
+        writing.close();
+
+        JdbcRecordStore reading = store(settings());
+        assertEquals(probe("probe_k2", NOW.minusSeconds(2)), reading.find("probe_k2").orElseThrow());
+        assertEquals(List.of("probe_k2"), ids(reading.search(new RecordQuery(null, null, null, null, 100,
+                RequestRecord.PROBE))));
+        assertEquals(List.of("req_k1"), ids(reading.search(new RecordQuery(null, null, null, null, 100,
+                RequestRecord.REQUEST))));
+        assertEquals(List.of("probe_k2", "req_k1"), ids(reading.search(query(null, null))));
+    }
+
+    @Test
+    void tablesFromBeforeProbeRecordsGainTheKindColumn() throws Exception {
+        try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
+            // The requests table as the first release created it, with one row.
+            s.execute("CREATE TABLE " + prefix + "requests (id VARCHAR NOT NULL PRIMARY KEY, started_at BIGINT NOT NULL,"
+                    + " ok BOOLEAN NOT NULL, status VARCHAR NOT NULL, http_status INTEGER NOT NULL, error_code VARCHAR,"
+                    + " model_requested VARCHAR, route_name VARCHAR, served_model VARCHAR, served_provider VARCHAR,"
+                    + " served_connection VARCHAR, served_position VARCHAR, served_route VARCHAR,"
+                    + " stream BOOLEAN NOT NULL, committed BOOLEAN NOT NULL, first_token_ms BIGINT,"
+                    + " latency_ms BIGINT NOT NULL, usage_json VARCHAR, degraded BOOLEAN NOT NULL)");
+            s.execute("INSERT INTO " + prefix + "requests VALUES ('req_old', " + NOW.minusSeconds(60).toEpochMilli()
+                    + ", FALSE, 'error', 400, 'invalid_request', 'gpt-4o', NULL, NULL, NULL, NULL, NULL, NULL, FALSE,"
+                    + " FALSE, NULL, 31, NULL, FALSE)");
+        }
+        JdbcRecordStore store = store(settings());
+        store.save(probe("probe_new", NOW));
+        store.close();
+
+        JdbcRecordStore reading = store(settings());
+        assertEquals(RequestRecord.REQUEST, reading.find("req_old").orElseThrow().kind(), "old rows are requests");
+        assertEquals(RequestRecord.PROBE, reading.find("probe_new").orElseThrow().kind());
+    }
+
     private JdbcRecordSettings settings() {
         return JdbcRecordSettings.defaults().withTablePrefix(prefix);
     }
@@ -397,6 +436,15 @@ abstract class JdbcRecordStoreContract {
                 "out of deadline"));
         return new RequestRecord(id, at, false, 200, "upstream_unavailable", "gpt-4o", null, null, attempts,
                 skipped, false, false, null, 75, null, true);
+    }
+
+    /** A background probe that a rejected key failed. */
+    static RequestRecord probe(String id, Instant at) {
+        List<AttemptRecord> attempts = List.of(new AttemptRecord("east/gpt-4o", "east", "openai", "gpt-4o",
+                "probe", 0, at, 12, FailureKind.CREDENTIAL, 401, "invalid_request_error", "invalid_api_key",
+                "Incorrect API key provided", null, false, false));
+        return new RequestRecord(id, at, false, 401, "credential", "gpt-4o", null, null, attempts, List.of(), false,
+                false, null, 12, null, false, RequestRecord.PROBE);
     }
 
     /** One invalid-request attempt, nothing skipped, an error for the caller. */
