@@ -499,6 +499,37 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void probingIsReadPerConnectionWithBackgroundProbesByDefault() {
+        Map<String, String> m = valid();
+        m.put("baton.connections.openai-prod.probe", "request");
+        m.put("baton.connections.openai-standby.probe-interval", "2s");
+        m.put("baton.connections.openai-standby.max-probe-interval", "1m");
+        BatonConfig config = load(m);
+        HealthPolicy prod = health(config, "openai-prod");
+        HealthPolicy standby = health(config, "openai-standby");
+        assertEquals(HealthPolicy.Probe.REQUEST, prod.probe());
+        assertEquals(HealthPolicy.Probe.BACKGROUND, standby.probe());
+        assertEquals(Duration.ofSeconds(2), standby.probeInterval());
+        assertEquals(Duration.ofMinutes(1), standby.maxProbeInterval());
+    }
+
+    private static HealthPolicy health(BatonConfig config, String connection) {
+        return config.connections().stream().filter(c -> c.name().equals(connection)).findFirst().orElseThrow().health();
+    }
+
+    @Test
+    void badProbeSettingsAreRefusedNamingTheKey() {
+        Map<String, String> m = valid();
+        m.put("baton.connections.openai-prod.probe", "sometimes");
+        m.put("baton.connections.openai-standby.probe-interval", "1m");
+        m.put("baton.connections.openai-standby.max-probe-interval", "30s");
+        String problems = problems(m);
+        assertContains(problems, "baton.connections.openai-prod.probe: 'sometimes' is not one of [background, request]");
+        assertContains(problems,
+                "baton.connections.openai-standby.max-probe-interval: must be >= probe-interval (60s) but was 30s");
+    }
+
+    @Test
     void severalProblemsAreReportedTogether() {
         Map<String, String> m = valid();
         m.put("baton.connections.openai-prod.modles", "gpt-5.4");
