@@ -4,7 +4,8 @@ import java.util.Map;
 
 /**
  * The configuration {@link OperationsIT} adds to the sample, in its own deployment: connections
- * that eject after two failures and come back after two seconds, and MicroProfile Telemetry
+ * that eject after two failures and, in probe mode {@code request} (a request is the probe; the
+ * background mode has {@link ProbesIT}), come back after two seconds, and MicroProfile Telemetry
  * turned on with the logging exporters, so spans and metrics land in the server's log.
  */
 public class OperationsConfig extends DeploymentConfig {
@@ -14,6 +15,8 @@ public class OperationsConfig extends DeploymentConfig {
             Map.entry("baton.connections.primary.cool-off", "2s"),
             Map.entry("baton.connections.standby.eject-after", "2"),
             Map.entry("baton.connections.standby.cool-off", "2s"),
+            Map.entry("baton.connections.primary.probe", "request"),
+            Map.entry("baton.connections.standby.probe", "request"),
             Map.entry("otel.sdk.disabled", "false"),
             Map.entry("otel.service.name", "baton-system-tests"),
             Map.entry("otel.traces.exporter", "logging"),
