@@ -264,12 +264,12 @@ public final class ConnectionHealth {
         synchronized (this) {
             consecutiveFailures++;
             consecutiveCredentialFailures = kind == FailureKind.CREDENTIAL ? consecutiveCredentialFailures + 1 : 0;
-            if (state == State.PROBING) {
-                if (probesInBackground()) {
-                    probeInterval = min(probeInterval.multipliedBy(2), policy.maxProbeInterval());
-                } else {
-                    coolOff = min(coolOff.multipliedBy(2), policy.maxCoolOff());
-                }
+            if (state == State.PROBING && probesInBackground()) {
+                // Still out, not a new ejection: the prober counts and logs its probes itself.
+                probeInterval = min(probeInterval.multipliedBy(2), policy.maxProbeInterval());
+                eject(now, kind);
+            } else if (state == State.PROBING) {
+                coolOff = min(coolOff.multipliedBy(2), policy.maxCoolOff());
                 ejectedFor = eject(now, kind);
             } else if (state == State.HEALTHY && (consecutiveFailures >= policy.ejectAfter()
                     || consecutiveCredentialFailures >= policy.ejectAfterCredential())) {

@@ -20,8 +20,14 @@ class BackgroundProbeHealthTest {
 
     private final MutableClock clock = new MutableClock();
     private final List<String> restored = new ArrayList<>();
+    private final List<Duration> ejected = new ArrayList<>();
     private final ConnectionHealth health = new ConnectionHealth("primary", HealthPolicy.DEFAULT, clock,
             new HealthListener() {
+                @Override
+                public void ejected(String connection, Duration out, String cause) {
+                    ejected.add(out);
+                }
+
                 @Override
                 public void restored(String connection) {
                     restored.add(connection);
@@ -78,6 +84,7 @@ class BackgroundProbeHealthTest {
             intervals.add(Duration.between(clock.instant(), health.nextProbeAt()).toSeconds());
         }
         assertEquals(List.of(10L, 20L, 30L, 30L, 30L, 30L), intervals);
+        assertEquals(List.of(Duration.ofSeconds(5)), ejected, "one ejection; a failed probe is not another");
         assertEquals(Duration.ofSeconds(30), health.snapshot().probeInterval());
 
         clock.set(health.nextProbeAt());
