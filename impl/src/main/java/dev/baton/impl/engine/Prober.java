@@ -222,7 +222,7 @@ public final class Prober implements HealthListener {
         });
     }
 
-    /** The probe ended: health first, then the record, the observer, the history, the log and the next probe. */
+    /** The probe ended: health first, the next probe, the history, then the record, the observer and the log. */
     private void ended(String id, ProviderTarget target, ConnectionHealth health, CompletableFuture<Void> done,
                        Instant startedAt, long startNanos, JsonObject answer, ProviderFailure failure) {
         done.complete(null);
@@ -233,8 +233,12 @@ public final class Prober implements HealthListener {
             health.failed(failure.kind(), failure.retryAfter(), target.model());
         }
         boolean restored = "healthy".equals(health.snapshot().state());
+        schedule(connection); // before the record: whoever sees the record sees the next probe scheduled
         long latencyMillis = TimeUnit.NANOSECONDS.toMillis(ctx.ticker().nanos() - startNanos);
         RequestRecord record = record(id, target, startedAt, latencyMillis, answer, failure);
+        Probe probe = new Probe(id, startedAt, target.model(), failure == null ? "ok" : failure.kind().wireName(),
+                record.attempts().get(0).httpStatus(), latencyMillis, restored);
+        int failedBefore = remember(connection, probe);
         try {
             ctx.store().save(record);
         } catch (RuntimeException e) {
@@ -244,9 +248,6 @@ public final class Prober implements HealthListener {
             ctx.observer().probed(record);
             return null;
         });
-        Probe probe = new Probe(id, startedAt, target.model(), failure == null ? "ok" : failure.kind().wireName(),
-                record.attempts().get(0).httpStatus(), latencyMillis, restored);
-        int failedBefore = remember(connection, probe);
         if (restored) {
             LOG.log(Level.INFO, "connection {0} passed a background probe of {1} ({2}, {3} ms) after {4} failed "
                     + "probes; back in rotation", connection, target.model(), probe.outcome(), latencyMillis, failedBefore);
@@ -254,7 +255,6 @@ public final class Prober implements HealthListener {
             LOG.log(Level.DEBUG, "connection {0} failed a background probe of {1}: {2}; next in {3}", connection,
                     target.model(), probe.outcome(), Durations.format(health.snapshot().probeInterval()));
         }
-        schedule(connection);
     }
 
     private RequestRecord record(String id, ProviderTarget target, Instant startedAt, long latencyMillis,

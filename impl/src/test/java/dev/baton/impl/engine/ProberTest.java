@@ -75,16 +75,22 @@ class ProberTest {
         Instant end = time.instant().plus(by);
         Instant probe = engine.health().of("a").nextProbeAt();
         if (probe != null && probe.isBefore(end)) {
-            time.advance(Duration.between(time.instant(), probe).plusMillis(1)); // the prober's extra millisecond
-            awaitAnswer();
+            advance(Duration.between(time.instant(), probe).plusMillis(1)); // the prober's extra millisecond
         }
-        time.advance(Duration.between(time.instant(), end));
-        awaitAnswer();
+        advance(Duration.between(time.instant(), end));
     }
 
-    private void awaitAnswer() throws InterruptedException {
+    /**
+     * Advances, then waits until a probe that reached the simulator has its record, which the
+     * prober saves after scheduling the next probe.
+     */
+    private void advance(Duration by) throws InterruptedException {
+        int received = sim.account("a").requestCount();
+        int recorded = probes("a").size();
+        time.advance(by);
         long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (engine.health().of("a").snapshot().rotation().equals("probing")) {
+        while (engine.health().of("a").snapshot().rotation().equals("probing")
+                || sim.account("a").requestCount() > received && probes("a").size() == recorded) {
             assertTrue(System.nanoTime() < end, "a probe was not answered within 10 s");
             Thread.sleep(2);
         }
