@@ -134,15 +134,18 @@ public final class Prober implements HealthListener {
 
     /** The scheduled time came: probe, unless the connection is back, already probing, or its probe moved later. */
     private void due(String connection) {
+        ConnectionHealth health = ctx.health().of(connection);
+        if (!health.startProbe()) {
+            schedule(connection);
+            return;
+        }
         try {
-            ConnectionHealth health = ctx.health().of(connection);
-            if (health.startProbe()) {
-                send(connection, health);
-            } else {
-                schedule(connection);
-            }
+            send(connection, health);
         } catch (RuntimeException e) {
+            // A bug of ours must not leave the connection probing for ever: give the probe back and try again later.
             LOG.log(Level.ERROR, "the background probe of connection " + connection + " failed", e);
+            health.probeNotSent(health.snapshot().probeInterval());
+            schedule(connection);
         }
     }
 

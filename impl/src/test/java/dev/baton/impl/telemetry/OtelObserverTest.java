@@ -43,9 +43,14 @@ class OtelObserverTest {
 
 
     private FailoverEngine start() {
+        return start(Map.of());
+    }
+
+    private FailoverEngine start(Map<String, String> extra) {
         Map<String, String> props = EngineFixture.connections(sim.simulator(), "m", "a", "b");
         props.put("baton.connections.a.api-key", KEY);
         props.put("baton.connections.a.eject-after", "2");
+        props.putAll(extra);
         props.put("baton.routes.chat.targets", "a/m,b/m");
         props.put("baton.routes.chat.retry-backoff", "1ms");
         OtelObserver observer = new OtelObserver(otel.getOpenTelemetry());
@@ -117,6 +122,46 @@ class OtelObserverTest {
                 AttributeKey.stringKey("baton.state"), "healthy")));
         assertTrue(metrics.stream().anyMatch(m -> m.getName().equals("baton.request.duration")));
         assertFalse(metrics.toString().contains(KEY), "no key in any label");
+    }
+
+    @Test
+    void backgroundProbesAreCountedByOutcomeAndTracedApartFromRequests() throws Exception {
+        // On real time, as in an application, with the shortest intervals the configuration allows.
+        start(Map.of("baton.connections.a.probe", "background", "baton.connections.a.probe-interval", "100ms",
+                "baton.connections.a.max-probe-interval", "200ms"));
+        sim.account("a").setDefault(Behavior.serverError());
+        engine.complete(ChatRequest.of("chat", "hi")).get(10, TimeUnit.SECONDS); // a's try and retry: ejected
+        long requestsBefore = sum(otel.getMetrics(), "baton.connection.requests",
+                Attributes.of(AttributeKey.stringKey("baton.connection"), "a"));
+        var health = engine.health().of("a");
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (sum(otel.getMetrics(), "baton.probes", probeOutcome("server_error")) < 1) {
+            assertTrue(System.nanoTime() < end, "no failed probe within 10 s");
+            Thread.sleep(20);
+        }
+        sim.account("a").setDefault(Behavior.ok());
+        while (!health.snapshot().state().equals("healthy") || otel.getSpans().stream()
+                .noneMatch(s -> s.getName().equals("probe a") && s.getStatus().getStatusCode() != StatusCode.ERROR)) {
+            assertTrue(System.nanoTime() < end, "not restored within 10 s");
+            Thread.sleep(20);
+        }
+
+        List<MetricData> metrics = otel.getMetrics();
+        assertEquals(1, sum(metrics, "baton.probes", probeOutcome("ok")));
+        assertEquals(requestsBefore, sum(metrics, "baton.connection.requests",
+                Attributes.of(AttributeKey.stringKey("baton.connection"), "a")), "a probe is not a request");
+        SpanData probe = otel.getSpans().stream().filter(s -> s.getName().equals("probe a"))
+                .filter(s -> s.getStatus().getStatusCode() != StatusCode.ERROR).findFirst().orElseThrow();
+        assertEquals(SpanKind.CLIENT, probe.getKind());
+        assertFalse(probe.getParentSpanContext().isValid(), "a trace of its own");
+        assertEquals("ok", probe.getAttributes().get(AttributeKey.stringKey("baton.outcome")));
+        assertTrue(probe.getAttributes().get(AttributeKey.stringKey("baton.request_id")).startsWith("probe_"));
+        assertEquals(200L, probe.getAttributes().get(AttributeKey.longKey("http.response.status_code")));
+    }
+
+    private static Attributes probeOutcome(String outcome) {
+        return Attributes.of(AttributeKey.stringKey("baton.connection"), "a", AttributeKey.stringKey("baton.outcome"),
+                outcome);
     }
 
     private static long sum(List<MetricData> metrics, String name, Attributes attributes) {
