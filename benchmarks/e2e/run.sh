@@ -372,6 +372,8 @@ if ((STREAMS > 0)); then
     # In the middle of the plateau, when every stream should be open: Java threads and the live heap.
     sleep $((ramp_s + 10))
     peak_java=$(java_threads); peak_live=$(live_heap_kb)
+    # What the live heap is made of (after the GC above), to see which buffers a stream holds.
+    "$JCMD" "$SERVER_PID" GC.class_histogram 2>/dev/null | head -40 > "$OUT/plateau-histogram.txt" || true
     upstream_open=$(curl -s "$UPSTREAM/__stats")
     log "  plateau: $peak_java Java threads, live heap $((peak_live / 1024)) MB; fake upstream: $upstream_open"
     wait "$driver" || true

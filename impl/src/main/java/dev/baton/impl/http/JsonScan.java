@@ -26,12 +26,20 @@ public final class JsonScan {
      * @throws IllegalArgumentException when {@code text} is not exactly one JSON object
      */
     public static Span object(String text) {
+        return object(text, null);
+    }
+
+    /**
+     * {@link #object(String)}, adding the object's members to {@code members} (when not {@code null}) as the same pass
+     * finds them, so that they need not be looked for again.
+     */
+    public static Span object(String text, List<Member> members) {
         JsonScan scan = new JsonScan(text);
         int start = scan.whitespace(0);
         if (start >= text.length() || text.charAt(start) != '{') {
             throw new IllegalArgumentException("not a JSON object");
         }
-        int end = scan.value(start, 0);
+        int end = scan.object(start, 1, members);
         if (scan.whitespace(end) != text.length()) {
             throw new IllegalArgumentException("text after the JSON object at " + end);
         }
@@ -243,7 +251,7 @@ public final class JsonScan {
             throw malformed(i);
         }
         return switch (text.charAt(i)) {
-            case '{' -> object(i, depth + 1);
+            case '{' -> object(i, depth + 1, null);
             case '[' -> array(i, depth + 1);
             case '"' -> string(i);
             case 't' -> literal(i, "true");
@@ -253,7 +261,8 @@ public final class JsonScan {
         };
     }
 
-    private int object(int i, int depth) {
+    /** Checks the object at {@code i}; its members go to {@code members} when that is not {@code null}. */
+    private int object(int i, int depth, List<Member> members) {
         if (depth > MAX_DEPTH) {
             throw new IllegalArgumentException("JSON nested deeper than " + MAX_DEPTH);
         }
@@ -265,11 +274,18 @@ public final class JsonScan {
             if (!at(i, '"')) {
                 throw malformed(i);
             }
-            i = whitespace(string(i));
+            int nameStart = i;
+            int nameEnd = string(i);
+            i = whitespace(nameEnd);
             if (!at(i, ':')) {
                 throw malformed(i);
             }
-            i = whitespace(value(whitespace(i + 1), depth));
+            int valueStart = whitespace(i + 1);
+            int valueEnd = value(valueStart, depth);
+            if (members != null) {
+                members.add(new Member(new Span(text, nameStart, nameEnd), new Span(text, valueStart, valueEnd)));
+            }
+            i = whitespace(valueEnd);
             if (at(i, '}')) {
                 return i + 1;
             }

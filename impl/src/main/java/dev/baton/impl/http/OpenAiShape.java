@@ -23,16 +23,7 @@ public final class OpenAiShape {
         if (!(chunk instanceof RawJsonObject raw)) {
             return new ChatChunk(chunk, null, null).finishReason();
         }
-        JsonScan.Span choices = raw.member("choices");
-        if (choices != null) {
-            for (JsonScan.Span choice : choices.elements()) {
-                JsonScan.Span reason = choice.member("finish_reason");
-                if (reason != null && reason.isString()) {
-                    return reason.string();
-                }
-            }
-        }
-        return null;
+        return choices(raw).finishReason();
     }
 
     /** Whether a chunk carries a content, refusal, reasoning or tool-call delta; as {@link ChatChunk#hasOutput}. */
@@ -40,22 +31,52 @@ public final class OpenAiShape {
         if (!(chunk instanceof RawJsonObject raw)) {
             return new ChatChunk(chunk, null, null).hasOutput();
         }
-        JsonScan.Span choices = raw.member("choices");
-        if (choices == null) {
-            return false;
+        return choices(raw).hasOutput();
+    }
+
+    /** What the choices of a provider's chunk say, read in one walk over them: the adapter and the engine both ask. */
+    record Choices(String finishReason, boolean hasOutput) {
+    }
+
+    private static Choices choices(RawJsonObject raw) {
+        Choices read = raw.choices;
+        if (read == null) {
+            read = readChoices(raw.member("choices"));
+            raw.choices = read;
         }
-        for (JsonScan.Span choice : choices.elements()) {
-            JsonScan.Span delta = choice.member("delta");
-            if (delta == null || !delta.isObject()) {
-                continue;
-            }
-            for (JsonScan.Member m : delta.members()) {
-                JsonScan.Span v = m.value();
-                if (m.nameIs("tool_calls") ? v.isArray() && !v.elements().isEmpty()
-                        : v.isString() && v.end() - v.start() > 2 && (m.nameIs("content") || m.nameIs("refusal")
-                        || m.nameIs("reasoning_content") || m.nameIs("reasoning"))) {
-                    return true;
+        return read;
+    }
+
+    private static Choices readChoices(JsonScan.Span choices) {
+        String finishReason = null;
+        boolean hasOutput = false;
+        if (choices != null) {
+            for (JsonScan.Span choice : choices.elements()) {
+                JsonScan.Span reason = null;
+                JsonScan.Span delta = null;
+                for (JsonScan.Member m : choice.members()) { // the last of a repeated name counts, as in a tree
+                    if (m.nameIs("finish_reason")) {
+                        reason = m.value();
+                    } else if (m.nameIs("delta")) {
+                        delta = m.value();
+                    }
                 }
+                if (finishReason == null && reason != null && reason.isString()) {
+                    finishReason = reason.string();
+                }
+                hasOutput = hasOutput || delta != null && carriesOutput(delta);
+            }
+        }
+        return new Choices(finishReason, hasOutput);
+    }
+
+    private static boolean carriesOutput(JsonScan.Span delta) {
+        for (JsonScan.Member m : delta.members()) {
+            JsonScan.Span v = m.value();
+            if (m.nameIs("tool_calls") ? v.isArray() && !v.elements().isEmpty()
+                    : v.isString() && v.end() - v.start() > 2 && (m.nameIs("content") || m.nameIs("refusal")
+                    || m.nameIs("reasoning_content") || m.nameIs("reasoning"))) {
+                return true;
             }
         }
         return false;

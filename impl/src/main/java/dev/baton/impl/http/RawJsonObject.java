@@ -9,6 +9,7 @@ import jakarta.json.spi.JsonProvider;
 
 import java.io.StringReader;
 import java.util.AbstractMap;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -27,19 +28,23 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
 
     private final String text;
     private final JsonScan.Span root;
+    private final List<JsonScan.Member> members;
     private volatile JsonObject tree;
-    private volatile List<JsonScan.Member> members;
+    /** What {@link OpenAiShape} read from the choices of a chunk, read once. */
+    volatile OpenAiShape.Choices choices;
 
-    private RawJsonObject(String text, JsonScan.Span root) {
+    private RawJsonObject(String text, JsonScan.Span root, List<JsonScan.Member> members) {
         this.text = text;
         this.root = root;
+        this.members = members;
     }
 
     /**
      * @throws IllegalArgumentException when {@code text} is not exactly one JSON object
      */
     public static RawJsonObject of(String text) {
-        return new RawJsonObject(text, JsonScan.object(text));
+        List<JsonScan.Member> members = new ArrayList<>(8);
+        return new RawJsonObject(text, JsonScan.object(text, members), members);
     }
 
     /** The object as positions in its text, to read a few members without building it. */
@@ -47,14 +52,9 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
         return root;
     }
 
-    /** The value of member {@code name}, read from the text, or {@code null}; the members are found once. */
+    /** The value of member {@code name}, read from the text, or {@code null}; the members were found by the check. */
     public JsonScan.Span member(String name) {
-        List<JsonScan.Member> all = members;
-        if (all == null) {
-            all = root.members();
-            members = all;
-        }
-        return JsonScan.valueOf(all, name);
+        return JsonScan.valueOf(members, name);
     }
 
     /**
@@ -64,7 +64,7 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
     public String with(Map<String, JsonValue> set) {
         StringBuilder out = new StringBuilder(text.length() + 48 * set.size()).append('{');
         Set<String> written = new HashSet<>();
-        for (JsonScan.Member m : root.members()) {
+        for (JsonScan.Member m : members) {
             String name = m.name().string();
             JsonValue replacement = set.get(name);
             if (replacement == null) {

@@ -43,6 +43,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private boolean unflushed;
     /** {@code whenDrained} ran since the last write: whatever it had at hand is queued. */
     private boolean asked;
+    /** The first write was flushed on its own (a stream's first event). */
+    private boolean committed;
     /** Inside {@link #drain()}, on this thread (the lock is reentrant). */
     private boolean draining;
 
@@ -97,7 +99,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     /**
      * Writes what is queued while the connection takes it. Once the queue is empty, a stream is asked for more
      * before the flush: chunks it already holds (a provider often sends several in one packet) arrive synchronously
-     * and leave in the same flush, so a burst of events costs one network write, not one each.
+     * and leave in the same flush, so a burst of events costs one network write, not one each. A stream's first
+     * event is the exception: it is flushed alone, since the caller is waiting for it.
      */
     private void drain() {
         if (draining) {
@@ -111,6 +114,12 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                     out.write(next);
                     unflushed = true;
                     asked = false;
+                    if (!committed && !finishing) {
+                        // A stream's first event leaves at once: the caller's time to first token does not wait
+                        // for the events the provider sent with it.
+                        committed = true;
+                        flush();
+                    }
                 } else if (finishing) {
                     closed = true;
                     async.complete();
@@ -119,10 +128,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                     asked = true;
                     whenDrained.run();
                 } else {
-                    if (unflushed) {
-                        unflushed = false;
-                        out.flush(); // what was written leaves now: a stream's events are not held back
-                    }
+                    flush(); // what was written leaves now: a stream's events are not held back
                     return;
                 }
             }
@@ -130,6 +136,13 @@ final class AsyncOutput implements WriteListener, AsyncListener {
             gone();
         } finally {
             draining = false;
+        }
+    }
+
+    private void flush() throws IOException {
+        if (unflushed) {
+            unflushed = false;
+            out.flush();
         }
     }
 
