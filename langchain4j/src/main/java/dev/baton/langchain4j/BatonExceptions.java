@@ -1,7 +1,9 @@
 package dev.baton.langchain4j;
 
+import dev.baton.FailureKind;
 import dev.baton.exception.FailoverException;
 import dev.baton.exception.StreamInterruptedException;
+import dev.baton.record.AttemptRecord;
 import dev.langchain4j.exception.AuthenticationException;
 import dev.langchain4j.exception.ContentFilteredException;
 import dev.langchain4j.exception.InternalServerException;
@@ -11,6 +13,9 @@ import dev.langchain4j.exception.ModelNotFoundException;
 import dev.langchain4j.exception.NonRetriableException;
 import dev.langchain4j.exception.RateLimitException;
 import dev.langchain4j.exception.TimeoutException;
+
+import java.util.List;
+import java.util.Objects;
 
 /**
  * Baton's failures as LangChain4j's exception types, each keeping the {@link FailoverException} as
@@ -36,6 +41,15 @@ final class BatonExceptions {
         if ("content_policy_violation".equals(e.code())) {
             return new ContentFilteredException(message, e);
         }
+        // Baton reports a chain of refused keys or unknown models as a 502/503 (another target might have
+        // served); when every attempt failed the same way, the caller's problem has a name.
+        FailureKind everyAttempt = everyAttemptFailedWith(e);
+        if (everyAttempt == FailureKind.CREDENTIAL) {
+            return new AuthenticationException(message, e);
+        }
+        if (everyAttempt == FailureKind.MODEL_NOT_SERVED) {
+            return new ModelNotFoundException(message, e);
+        }
         return switch (e.httpStatus()) {
             case 401, 403 -> new AuthenticationException(message, e);
             case 404 -> new ModelNotFoundException(message, e);
@@ -49,6 +63,13 @@ final class BatonExceptions {
                 yield e.retryable() ? new LangChain4jException(message, e) : new NonRetriableException(message, e);
             }
         };
+    }
+
+    /** The one kind every failed attempt of the request had, or {@code null}. */
+    private static FailureKind everyAttemptFailedWith(FailoverException e) {
+        List<FailureKind> kinds = e.record().map(r -> r.attempts().stream().map(AttemptRecord::kind)
+                .filter(Objects::nonNull).distinct().toList()).orElse(List.of());
+        return kinds.size() == 1 ? kinds.get(0) : null;
     }
 
     private static boolean code(FailoverException e, String code) {
