@@ -27,8 +27,8 @@ import java.util.function.Function;
  * {@code {route}-streaming}).
  *
  * <p>The beans are singletons over the {@code @Route} {@link FailoverChatService}, looked up on
- * first use; they carry {@code @Named} and {@code @Any}, not {@code @Default}, so they never make
- * an application's own unqualified {@code ChatModel} ambiguous.
+ * first use. They carry {@code @Named}, {@link BatonModel} and {@code @Any}, not {@code @Default},
+ * so they never make an application's own unqualified {@code ChatModel} ambiguous.
  */
 public class BatonModelsExtension implements Extension {
 
@@ -56,7 +56,7 @@ public class BatonModelsExtension implements Extension {
         event.addBean()
                 .beanClass(type)
                 .types(type, api, Object.class)
-                .qualifiers(NamedLiteral.of(name), Any.Literal.INSTANCE)
+                .qualifiers(NamedLiteral.of(name), BatonModel.Literal.INSTANCE, Any.Literal.INSTANCE)
                 .scope(Singleton.class)
                 .name(name)
                 // The route's service as the application would inject it: @Inject @Route(route) FailoverChatService.
