@@ -12,6 +12,7 @@ import dev.langchain4j.exception.InternalServerException;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.StreamingChatModel;
 import dev.langchain4j.service.Result;
+import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.inject.Inject;
@@ -55,6 +56,7 @@ class AiServiceIT {
     FailoverChatService baton;
 
     @Inject
+    @Any
     Instance<Object> beans;
 
     @Deployment
