@@ -2,6 +2,8 @@ package dev.baton.system;
 
 import dev.baton.FailoverChatService;
 import dev.baton.ServedBy;
+import dev.baton.exception.FailoverException;
+import dev.baton.exception.StreamInterruptedException;
 import dev.baton.langchain4j.BatonResponseMetadata;
 import dev.baton.record.RequestRecord;
 import dev.baton.sample.TravelAssistant;
@@ -11,6 +13,8 @@ import dev.baton.testkit.ProviderSimulator;
 import dev.langchain4j.exception.InternalServerException;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.StreamingChatModel;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
 import dev.langchain4j.service.Result;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
@@ -28,6 +32,11 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -39,8 +48,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Inside the server: the sample's LangChain4j AI service {@link TravelAssistant}, built on the CDI bean
  * {@code @Named("mixed") ChatModel} that baton-langchain4j makes of the route {@code mixed}, calls its
  * {@code @Tool} on the Anthropic account after the OpenAI account failed, and its caller reads who served.
- * The provider simulator runs in the server JVM (the sample WAR bundles baton-testkit). The tests share the
- * deployment's connection health, so the failing one runs last.
+ * A streaming model's broken stream ends in {@code onError} on the server too. The provider simulator runs in the
+ * server JVM (the sample WAR bundles baton-testkit). The tests share the deployment's connection health, so they
+ * run in a fixed order and the streaming one uses a connection of its own.
  */
 @ExtendWith(ArquillianExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -109,8 +119,7 @@ class AiServiceIT {
             InternalServerException e = assertThrows(InternalServerException.class,
                     () -> assistant.ask("What is the weather in Oslo?"));
 
-            dev.baton.exception.FailoverException cause =
-                    assertInstanceOf(dev.baton.exception.FailoverException.class, e.getCause());
+            FailoverException cause = assertInstanceOf(FailoverException.class, e.getCause());
             assertTrue(cause.retryable());
             assertTrue(cause.record().isPresent());
         }
@@ -123,5 +132,55 @@ class AiServiceIT {
             assertTrue(beans.select(ChatModel.class, NamedLiteral.of(route)).isResolvable(), route);
             assertTrue(beans.select(StreamingChatModel.class, NamedLiteral.of(route + "-streaming")).isResolvable(), route);
         }
+    }
+
+    @Test
+    @Order(4)
+    void aStreamingModelEndsABrokenStreamInOnErrorNeverInOnCompleteResponse() throws Exception {
+        // The route internal (standby only): the connection the other tests leave alone.
+        StreamingChatModel internal = beans.select(StreamingChatModel.class, NamedLiteral.of("internal-streaming")).get();
+        try (ProviderSimulator simulator = ProviderSimulator.start(Ports.simulator())) {
+            Streamed whole = stream(internal);
+            assertEquals("Hello from standby.", whole.answer().get(20, TimeUnit.SECONDS).aiMessage().text());
+            BatonResponseMetadata metadata = (BatonResponseMetadata) whole.answer().get().metadata();
+            assertEquals("standby", metadata.servedBy().orElseThrow().connection());
+
+            simulator.account("standby").setDefault(Behavior.ok().cutAfter(3)); // the role chunk, "Hello", " from"
+            Streamed broken = stream(internal);
+
+            ExecutionException e = assertThrows(ExecutionException.class, () -> broken.answer().get(20, TimeUnit.SECONDS));
+            InternalServerException error = assertInstanceOf(InternalServerException.class, e.getCause());
+            assertInstanceOf(StreamInterruptedException.class, error.getCause());
+            assertEquals(List.of("Hello", " from"), broken.partials());
+            Thread.sleep(200);
+            assertEquals(1, broken.ends().get(), "onError only, and once");
+        }
+    }
+
+    /** A streaming call's pieces, its end (the answer or the error) and how many ends the handler saw. */
+    private record Streamed(List<String> partials, CompletableFuture<ChatResponse> answer, AtomicInteger ends) {
+    }
+
+    private static Streamed stream(StreamingChatModel model) {
+        Streamed streamed = new Streamed(new CopyOnWriteArrayList<>(), new CompletableFuture<>(), new AtomicInteger());
+        model.chat("Say hello.", new StreamingChatResponseHandler() {
+            @Override
+            public void onPartialResponse(String partial) {
+                streamed.partials().add(partial);
+            }
+
+            @Override
+            public void onCompleteResponse(ChatResponse response) {
+                streamed.ends().incrementAndGet();
+                streamed.answer().complete(response);
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                streamed.ends().incrementAndGet();
+                streamed.answer().completeExceptionally(error);
+            }
+        });
+        return streamed;
     }
 }
