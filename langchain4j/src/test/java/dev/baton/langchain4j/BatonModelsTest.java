@@ -3,7 +3,6 @@ package dev.baton.langchain4j;
 import dev.baton.FailoverChatService;
 import dev.baton.FailureAction;
 import dev.baton.FailoverPolicy;
-import dev.baton.Route;
 import dev.baton.exception.FailoverException;
 import dev.baton.exception.StreamInterruptedException;
 import dev.baton.impl.cdi.BatonChatService;
@@ -64,7 +63,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
