@@ -242,7 +242,7 @@ final class Planner {
         JsonObject body = request.body();
         for (String field : SESSION_FIELDS) {
             if (body.get(field) instanceof JsonString s && !s.getString().isBlank()) {
-                return field + ":" + s.getString();
+                return s.getString();
             }
         }
         return null;
