@@ -66,6 +66,7 @@ final class OtelObserver implements EngineObserver, HealthListener {
     private static final AttributeKey<String> STATE = AttributeKey.stringKey("baton.state");
     private static final AttributeKey<String> TRANSITION = AttributeKey.stringKey("baton.transition");
     private static final AttributeKey<String> BALANCE = AttributeKey.stringKey("baton.balance");
+    private static final AttributeKey<Long> TIER = AttributeKey.longKey("baton.tier");
     private static final Map<String, String> GEN_AI_SYSTEMS = Map.of("openai", "openai", "anthropic", "anthropic",
             "azure-openai", "az.ai.openai");
     private static final List<String> STATES = List.of("healthy", "parked", "ejected", "probe_due", "probing");
@@ -126,9 +127,14 @@ final class OtelObserver implements EngineObserver, HealthListener {
                 .buildWithCallback(gauge -> {
                     for (Balancer.Share s : balancer.shares()) {
                         int slash = s.target().indexOf('/');
-                        gauge.record(s.share(), Attributes.of(ROUTE, s.pool().toString(),
-                                CONNECTION, s.target().substring(0, slash), REQUEST_MODEL, s.target().substring(slash + 1),
-                                BALANCE, s.balance().wireName()));
+                        AttributesBuilder attributes = Attributes.builder()
+                                .put(CONNECTION, s.target().substring(0, slash))
+                                .put(REQUEST_MODEL, s.target().substring(slash + 1))
+                                .put(BALANCE, s.balance().wireName());
+                        if (s.pool().route() != null) {
+                            attributes.put(ROUTE, s.pool().route()).put(TIER, (long) s.pool().tier());
+                        }
+                        gauge.record(s.share(), attributes.build());
                     }
                 });
     }
