@@ -166,15 +166,8 @@ final class Planner {
     /**
      * The plan stage: every target whose model cannot serve {@code body} as configured
      * ({@link Eligibility}) is skipped with its reason and never attempted; the rest are ordered by
-     * {@link #order}.
-     */
-    static Plan plan(List<Candidate> chain, JsonObject body, BatonConfig config, HealthRegistry health) {
-        return plan(chain, body, config, health, null, Balance.PRIORITY, null);
-    }
-
-    /**
-     * The plan stage with balancing: as {@link #plan(List, JsonObject, BatonConfig, HealthRegistry)}, then the
-     * usable targets at the head of each group are put in {@code balance}'s order ({@link #balance}).
+     * {@link #order}, and under any strategy but priority the usable head of each group is put in
+     * the strategy's order ({@link #balance}).
      *
      * @param sessionKey the caller's key for sticky balancing, or {@code null}
      */
