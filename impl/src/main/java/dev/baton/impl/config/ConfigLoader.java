@@ -509,22 +509,8 @@ public final class ConfigLoader {
                 problems.add(key + ": tier " + (tier + 1) + " of '" + value + "' names no target" + source(key));
             }
             for (String entry : entries) {
-                String[] words = entry.split("\\s+");
-                String target = words[0];
-                Integer weight = null;
-                for (int w = 1; w < words.length; w++) {
-                    if (!words[w].startsWith("weight=")) {
-                        problems.add(key + ": '" + entry + "': '" + words[w] + "' is not an attribute of a target; "
-                                + "write connection/model, optionally followed by weight=<1-" + RouteConfig.MAX_WEIGHT + ">"
-                                + source(key));
-                        continue;
-                    }
-                    try {
-                        weight = wholeNumber(words[w].substring("weight=".length()), 1, RouteConfig.MAX_WEIGHT);
-                    } catch (IllegalArgumentException e) {
-                        problems.add(key + ": '" + entry + "': the weight " + e.getMessage() + source(key));
-                    }
-                }
+                String target = entry.split("\\s+")[0];
+                Integer weight = weight(key, entry);
                 int slash = target.indexOf('/');
                 if (slash <= 0 || slash == target.length() - 1) {
                     problems.add(key + ": '" + entry + "' must be written connection/model" + source(key));
@@ -557,6 +543,25 @@ public final class ConfigLoader {
         }
         return value == null || targets.isEmpty() ? Optional.empty()
                 : Optional.of(new RouteConfig(name, targets, policy, tiers, weights));
+    }
+
+    /** The {@code weight=<n>} after a route target, or {@code null} when it has none (or a bad one, reported). */
+    private Integer weight(String key, String entry) {
+        String[] words = entry.split("\\s+");
+        Integer weight = null;
+        for (int w = 1; w < words.length; w++) {
+            if (!words[w].startsWith("weight=")) {
+                problems.add(key + ": '" + entry + "': '" + words[w] + "' is not an attribute of a target; write "
+                        + "connection/model, optionally followed by weight=<1-" + RouteConfig.MAX_WEIGHT + ">" + source(key));
+                continue;
+            }
+            try {
+                weight = wholeNumber(words[w].substring("weight=".length()), 1, RouteConfig.MAX_WEIGHT);
+            } catch (IllegalArgumentException e) {
+                problems.add(key + ": '" + entry + "': the weight " + e.getMessage() + source(key));
+            }
+        }
+        return weight;
     }
 
     private RoutePolicy policy(String prefix, RoutePolicy base) {
