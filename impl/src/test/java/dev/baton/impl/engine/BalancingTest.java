@@ -9,7 +9,11 @@ import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
+import dev.baton.impl.engine.EngineFixture.Mode;
+import dev.baton.impl.engine.EngineFixture.Outcome;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Clock;
@@ -39,6 +43,7 @@ class BalancingTest {
 
     private final VirtualTime time = new VirtualTime();
     private FailoverEngine engine;
+    private Mode mode = Mode.COMPLETE;
 
     private static ChatRequest chat(String model) {
         return ChatRequest.of(model, "Say hello.");
@@ -170,8 +175,10 @@ class BalancingTest {
         assertTrue(System.nanoTime() - slowFrom > 0);
     }
 
-    @Test
-    void aStickyRouteKeepsEachSessionOnOneTargetAndMovesOnlyTheSessionsOfAnEjectedTarget() {
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aStickyRouteKeepsEachSessionOnOneTargetAndMovesOnlyTheSessionsOfAnEjectedTarget(Mode mode) {
+        this.mode = mode;
         Map<String, String> props = connections(sim.simulator(), "m", "a", "b", "c");
         props.put("baton.routes.chat.targets", "a/m, b/m, c/m");
         props.put("baton.routes.chat.balance", "sticky");
@@ -220,7 +227,9 @@ class BalancingTest {
             case 1 -> ChatRequest.builder().model("chat").message("user", "hi").param("prompt_cache_key", session).build();
             default -> ChatRequest.builder().model("chat").message("user", "hi").param("user", session).build();
         };
-        return engine.complete(request).orTimeout(30, TimeUnit.SECONDS).join().servedBy().connection();
+        Outcome outcome = mode.call(engine, request);
+        assertTrue(outcome.ok(), () -> String.valueOf(outcome.error()));
+        return outcome.servedBy().connection();
     }
 
     @Test
