@@ -11,6 +11,7 @@ import dev.baton.record.SkippedTarget;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 
@@ -165,7 +166,7 @@ final class Json {
         JsonObjectBuilder inFlight = JSON.createObjectBuilder();
         int total = 0;
         for (JsonValue model : connection.getJsonArray("models")) {
-            String m = ((jakarta.json.JsonString) model).getString();
+            String m = ((JsonString) model).getString();
             int n = balancer.inFlight(name + "/" + m);
             inFlight.add(m, n);
             total += n;

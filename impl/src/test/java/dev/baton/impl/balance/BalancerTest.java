@@ -61,6 +61,25 @@ class BalancerTest {
     }
 
     @Test
+    void weightedPicksFollowTheWeightsAndTheRestFollowDrawnTheSameWay() {
+        List<String> targets = List.of("a/m", "b/m", "c/m");
+        Map<String, Integer> first = new HashMap<>();
+        Map<String, Integer> secondAfterA = new HashMap<>();
+        int n = 40_000;
+        for (int i = 0; i < n; i++) {
+            List<String> order = balancer.order(Balance.WEIGHTED, POOL, targets, t -> t, t -> t.startsWith("a") ? 2 : 1, null);
+            assertEquals(3, order.stream().distinct().count(), "every target once");
+            first.merge(order.get(0), 1, Integer::sum);
+            if (order.get(0).equals("a/m")) {
+                secondAfterA.merge(order.get(1), 1, Integer::sum);
+            }
+        }
+        assertEquals(0.5, first.get("a/m") / (double) n, 0.01, first::toString);
+        assertEquals(0.25, first.get("b/m") / (double) n, 0.01, first::toString);
+        assertEquals(0.5, secondAfterA.get("b/m") / (double) first.get("a/m"), 0.015, secondAfterA::toString);
+    }
+
+    @Test
     void aStickyKeyFollowsTheWeights() {
         List<String> targets = List.of("a/m", "b/m");
         int a = 0;

@@ -80,6 +80,7 @@ class BalancingTest {
         Map<String, Integer> counts = servedBy(engine, chat("chat"), 4000, 16);
 
         double a = counts.getOrDefault("a", 0) / 4000.0;
+        System.out.printf("weighted 3:1, 4000 requests: a served %.4f%n", a);
         assertEquals(4000, counts.values().stream().mapToInt(Integer::intValue).sum());
         assertTrue(Math.abs(a - 0.75) <= 0.03, "a served " + a + " of the traffic: " + counts);
         assertEquals(counts.get("a"), sim.account("a").requestCount(), "every request was sent once");
@@ -137,6 +138,8 @@ class BalancingTest {
         run(200, step); // the first 5 s of errors
         Map<String, Integer> degraded = run(200, step); // 5 to 10 s after the errors began
         double bShare = shareOf("b/m");
+        System.out.printf("adaptive, b at 20%% errors: share %.4f after 10 s; served %s in its last 5 s (calm: %s)%n",
+                bShare, degraded, calm);
         assertTrue(bShare < 0.3, "b's share after 10 s of 20% errors: " + bShare);
         assertTrue(share(degraded, "b") < 0.35, "b served less between 5 and 10 s: " + degraded);
         assertTrue(bShare >= 0.05 - 1e-9, "a degraded target keeps the minimum share, so it stays measured: " + bShare);
@@ -145,6 +148,8 @@ class BalancingTest {
         sim.account("b").reset(); // recovered
         run(480, step); // 12 s
         Map<String, Integer> recovered = run(200, step);
+        System.out.printf("adaptive, b recovered: share %.4f after 17 s, served %s in the last 5 s%n", shareOf("b/m"),
+                recovered);
         assertTrue(shareOf("b/m") > 0.4, "b's share after it recovered: " + shareOf("b/m"));
         assertTrue(share(recovered, "b") > 0.35, "b serves its share again: " + recovered);
     }
