@@ -23,7 +23,7 @@ import java.util.Optional;
  * <p>The body is kept as JSON so that fields Baton does not know (new provider parameters land
  * often) reach OpenAI-compatible targets untouched; only {@code model} is rewritten per target.
  * The gateway-private field {@code fallbacks} is taken out of the body. The deadline and the
- * caller's retry count travel beside the body, never to a provider.
+ * session key travel beside the body, never to a provider.
  *
  * <p>Immutable and thread-safe.
  */
@@ -38,14 +38,16 @@ public final class ChatRequest {
     private final JsonObject body;
     private final List<String> fallbacks;
     private final Duration timeout;
+    private final String session;
 
-    private ChatRequest(JsonObject body, List<String> fallbacks, Duration timeout) {
+    private ChatRequest(JsonObject body, List<String> fallbacks, Duration timeout, String session) {
         this.body = Objects.requireNonNull(body, "body");
         this.fallbacks = List.copyOf(fallbacks);
         if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
             throw new IllegalArgumentException("timeout must be > 0 but was " + timeout);
         }
         this.timeout = timeout;
+        this.session = session == null || session.isBlank() ? null : session;
     }
 
     /**
@@ -74,7 +76,7 @@ public final class ChatRequest {
         JsonObject body = json.containsKey(FALLBACKS)
                 ? JSON.createObjectBuilder(json).remove(FALLBACKS).build()
                 : json;
-        return new ChatRequest(body, fallbacks, null);
+        return new ChatRequest(body, fallbacks, null, null);
     }
 
     /**
@@ -125,8 +127,18 @@ public final class ChatRequest {
         return Optional.ofNullable(timeout);
     }
 
+    /**
+     * The caller's session key: a route with {@code balance=sticky} sends every request of a
+     * session to the same target while that target is usable, so a provider's prompt cache keeps
+     * serving it. Without one, a sticky route reads {@code prompt_cache_key}, then {@code user},
+     * then {@code safety_identifier} from the body. Never sent to a provider.
+     */
+    public Optional<String> session() {
+        return Optional.ofNullable(session);
+    }
+
     public ChatRequest withBody(JsonObject newBody) {
-        return new ChatRequest(newBody, fallbacks, timeout);
+        return new ChatRequest(newBody, fallbacks, timeout, session);
     }
 
     public ChatRequest withStream(boolean stream) {
@@ -134,11 +146,16 @@ public final class ChatRequest {
     }
 
     public ChatRequest withTimeout(Duration newTimeout) {
-        return new ChatRequest(body, fallbacks, newTimeout);
+        return new ChatRequest(body, fallbacks, newTimeout, session);
     }
 
     public ChatRequest withFallbacks(List<String> newFallbacks) {
-        return new ChatRequest(body, newFallbacks, timeout);
+        return new ChatRequest(body, newFallbacks, timeout, session);
+    }
+
+    /** This request with {@code newSession} as its session key ({@code null} or blank for none). */
+    public ChatRequest withSession(String newSession) {
+        return new ChatRequest(body, fallbacks, timeout, newSession);
     }
 
     /** The body as OpenAI-compatible JSON, with {@code fallbacks} put back when present. */
@@ -164,6 +181,7 @@ public final class ChatRequest {
         private final JsonArrayBuilder messages = JSON.createArrayBuilder();
         private final List<String> fallbacks = new ArrayList<>();
         private Duration timeout;
+        private String session;
 
         private Builder() {
         }
@@ -225,6 +243,12 @@ public final class ChatRequest {
             return this;
         }
 
+        /** The session key a sticky route keeps on one target; see {@link ChatRequest#session()}. */
+        public Builder session(String session) {
+            this.session = session;
+            return this;
+        }
+
         public ChatRequest build() {
             JsonObject built = body.build();
             JsonObjectBuilder copy = JSON.createObjectBuilder(built);
@@ -233,7 +257,7 @@ public final class ChatRequest {
             // JsonObjectBuilder.build() resets the builder; put the state back so it can be reused.
             body.addAll(JSON.createObjectBuilder(built));
             builtMessages.forEach(messages::add);
-            return new ChatRequest(copy.build(), fallbacks, timeout);
+            return new ChatRequest(copy.build(), fallbacks, timeout, session);
         }
     }
 }

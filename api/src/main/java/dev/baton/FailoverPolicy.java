@@ -139,4 +139,13 @@ public @interface FailoverPolicy {
      */
     @Nonbinding
     String degraded() default "";
+
+    /**
+     * How the usable targets of a tier are ordered for these calls: {@code priority},
+     * {@code weighted}, {@code adaptive}, {@code least-busy} or {@code sticky} (see the routing
+     * section of the configuration guide). The route's weights and tiers still apply; a route
+     * without weights balances in equal shares. Empty: the route's ({@code priority} unless configured).
+     */
+    @Nonbinding
+    String balance() default "";
 }

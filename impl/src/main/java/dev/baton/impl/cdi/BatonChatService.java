@@ -84,6 +84,7 @@ public class BatonChatService implements FailoverChatService {
                 timer, HealthListener.both(new LoggingHealthListener(), telemetry.healthListener()),
                 EngineObserver.of(List.of(stats, telemetry.observer())));
         telemetry.watch(engine.health());
+        telemetry.watchShares(engine.balancer());
         if (store instanceof JdbcRecordStore jdbc) {
             telemetry.watchRecords(jdbc::written, jdbc::dropped, jdbc::failed, jdbc::queued);
         }

@@ -16,10 +16,12 @@ import java.util.Optional;
  * @param maxResponseBytes   the largest upstream response body accepted
  * @param maxStreamDuration  the longest a stream may run after its commit point
  * @param models             what the configuration says about models' abilities, by model name
+ * @param balance            the adaptive balancer's settings ({@code baton.balance.*})
  */
 public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteConfig> routes, RoutePolicy defaults,
                           RetryBudgetConfig retryBudget, int recordCapacity, long maxResponseBytes,
-                          Duration maxStreamDuration, Map<String, ModelProfile> models, RecordsConfig records) {
+                          Duration maxStreamDuration, Map<String, ModelProfile> models, RecordsConfig records,
+                          BalanceSettings balance) {
 
     /** At most this many entries in a request's {@code fallbacks}. */
     public static final int MAX_FALLBACKS = 5;
@@ -50,6 +52,18 @@ public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteC
      */
     public record RetryBudgetConfig(int percent, int minPerSecond, Duration window) {
         public static final RetryBudgetConfig DEFAULT = new RetryBudgetConfig(10, 5, Duration.ofSeconds(10));
+    }
+
+    /**
+     * How adaptive shares are computed ({@code baton.balance.*}).
+     *
+     * @param interval how often a tier's shares are recomputed
+     * @param window   how far back error rates and latencies are read
+     * @param minShare the least share (0–1) every usable target of an adaptive tier keeps, so it stays measured
+     */
+    public record BalanceSettings(Duration interval, Duration window, double minShare) {
+        public static final BalanceSettings DEFAULT = new BalanceSettings(Duration.ofSeconds(2), Duration.ofSeconds(10),
+                0.05);
     }
 
     /**

@@ -51,13 +51,15 @@ public final class ConfigLoader {
             "max-probe-interval", "max-concurrent", "rate-limit");
     private static final String HEADERS = "headers.";
     private static final Set<String> POLICY_KEYS = Set.of("deadline", "attempt-timeout", "first-token-timeout",
-            "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max", "max-wait", "degraded");
+            "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max", "max-wait", "degraded",
+            "balance");
     private static final List<String> ROUTE_ATTRIBUTES = concat(policyKeys(), List.of("targets"));
     private static final Set<String> GLOBAL_KEYS = Set.of("baton.retry-budget.percent",
             "baton.retry-budget.min-per-second", "baton.retry-budget.window", "baton.records.capacity",
             "baton.records.store", "baton.records.datasource", "baton.records.queue-capacity", "baton.records.retention",
             "baton.records.table-prefix",
-            "baton.limits.max-response-bytes", "baton.limits.max-stream-duration");
+            "baton.limits.max-response-bytes", "baton.limits.max-stream-duration", "baton.balance.interval",
+            "baton.balance.window", "baton.balance.min-share");
 
     private final Config config;
     private final Map<String, ProviderAdapterFactory> providers = new TreeMap<>();
@@ -136,6 +138,7 @@ public final class ConfigLoader {
                     }
                     return raw;
                 }).orElse("baton_"));
+        BatonConfig.BalanceSettings balance = balanceSettings();
         if (!problems.isEmpty()) {
             String report = "Baton configuration is invalid:\n  - " + String.join("\n  - ", problems);
             for (String secret : secrets) {
@@ -143,7 +146,23 @@ public final class ConfigLoader {
             }
             throw new FailoverDefinitionException(report);
         }
-        return new BatonConfig(connections, routes, defaults, budget, capacity, maxResponse, maxStream, models, records);
+        return new BatonConfig(connections, routes, defaults, budget, capacity, maxResponse, maxStream, models, records,
+                balance);
+    }
+
+    /** {@code baton.balance.*}: how adaptive tiers recompute their shares. */
+    private BatonConfig.BalanceSettings balanceSettings() {
+        var defaults = BatonConfig.BalanceSettings.DEFAULT;
+        Duration interval = duration("baton.balance.interval", defaults.interval(), Duration.ofMillis(100),
+                Duration.ofMinutes(1));
+        Duration window = duration("baton.balance.window", defaults.window(), Duration.ofSeconds(1),
+                Duration.ofMinutes(10));
+        if (window.compareTo(interval) < 0) {
+            problems.add("baton.balance.window: must be at least baton.balance.interval (" + Durations.format(interval)
+                    + ") but was " + Durations.format(window) + source("baton.balance.window"));
+        }
+        int minShare = integer("baton.balance.min-share", (int) Math.round(defaults.minShare() * 100), 1, 50);
+        return new BatonConfig.BalanceSettings(interval, window, minShare / 100.0);
     }
 
     /**
@@ -482,33 +501,76 @@ public final class ConfigLoader {
         return false;
     }
 
+    /**
+     * A route's {@code targets}: {@code connection/model} entries separated by commas, each optionally followed by
+     * {@code weight=<1-1000>}, in tiers separated by {@code |}.
+     */
     private Optional<RouteConfig> route(String name, List<ConnectionConfig> connections, RoutePolicy defaults) {
         String key = ROUTES + "." + name + ".targets";
         List<TargetRef> targets = new ArrayList<>();
+        Map<TargetRef, Integer> tiers = new LinkedHashMap<>();
+        Map<TargetRef, Integer> weights = new LinkedHashMap<>();
         String value = required(key);
-        for (String entry : value == null ? List.<String>of() : list(value)) {
-            int slash = entry.indexOf('/');
-            if (slash <= 0 || slash == entry.length() - 1) {
-                problems.add(key + ": '" + entry + "' must be written connection/model" + source(key));
-                continue;
+        String[] tierTexts = value == null ? new String[0] : value.split("\\|", -1);
+        for (int tier = 0; tier < tierTexts.length; tier++) {
+            List<String> entries = list(tierTexts[tier]);
+            if (entries.isEmpty() && tierTexts.length > 1) {
+                problems.add(key + ": tier " + (tier + 1) + " of '" + value + "' names no target" + source(key));
             }
-            TargetRef ref = new TargetRef(entry.substring(0, slash), entry.substring(slash + 1));
-            Optional<ConnectionConfig> connection = connections.stream()
-                    .filter(c -> c.name().equals(ref.connection())).findFirst();
-            if (connection.isEmpty()) {
-                problems.add(key + ": '" + entry + "' names the connection '" + ref.connection()
-                        + "', which is not configured (or is invalid)" + source(key));
-            } else if (!connection.get().models().contains(ref.model())) {
-                problems.add(key + ": '" + entry + "' names the model '" + ref.model() + "', which is not in "
-                        + CONNECTIONS + "." + ref.connection() + ".models " + connection.get().models() + source(key));
-            } else if (targets.contains(ref)) {
-                problems.add(key + ": '" + entry + "' is listed twice" + source(key));
-            } else {
-                targets.add(ref);
+            for (String entry : entries) {
+                String target = entry.split("\\s+")[0];
+                Integer weight = weight(key, entry);
+                int slash = target.indexOf('/');
+                if (slash <= 0 || slash == target.length() - 1) {
+                    problems.add(key + ": '" + entry + "' must be written connection/model" + source(key));
+                    continue;
+                }
+                TargetRef ref = new TargetRef(target.substring(0, slash), target.substring(slash + 1));
+                Optional<ConnectionConfig> connection = connections.stream()
+                        .filter(c -> c.name().equals(ref.connection())).findFirst();
+                if (connection.isEmpty()) {
+                    problems.add(key + ": '" + entry + "' names the connection '" + ref.connection()
+                            + "', which is not configured (or is invalid)" + source(key));
+                } else if (!connection.get().models().contains(ref.model())) {
+                    problems.add(key + ": '" + entry + "' names the model '" + ref.model() + "', which is not in "
+                            + CONNECTIONS + "." + ref.connection() + ".models " + connection.get().models() + source(key));
+                } else if (targets.contains(ref)) {
+                    problems.add(key + ": '" + target + "' is listed twice" + source(key));
+                } else {
+                    targets.add(ref);
+                    tiers.put(ref, tier);
+                    if (weight != null) {
+                        weights.put(ref, weight);
+                    }
+                }
             }
         }
         RoutePolicy policy = policy(ROUTES + "." + name, defaults);
-        return value == null || targets.isEmpty() ? Optional.empty() : Optional.of(new RouteConfig(name, targets, policy));
+        if (!weights.isEmpty() && !policy.balance().usesWeights()) {
+            problems.add(key + ": weights have no effect with balance=" + policy.balance().wireName() + "; set "
+                    + ROUTES + "." + name + ".balance to weighted, adaptive or sticky, or remove them" + source(key));
+        }
+        return value == null || targets.isEmpty() ? Optional.empty()
+                : Optional.of(new RouteConfig(name, targets, policy, tiers, weights));
+    }
+
+    /** The {@code weight=<n>} after a route target, or {@code null} when it has none (or a bad one, reported). */
+    private Integer weight(String key, String entry) {
+        String[] words = entry.split("\\s+");
+        Integer weight = null;
+        for (int w = 1; w < words.length; w++) {
+            if (!words[w].startsWith("weight=")) {
+                problems.add(key + ": '" + entry + "': '" + words[w] + "' is not an attribute of a target; write "
+                        + "connection/model, optionally followed by weight=<1-" + RouteConfig.MAX_WEIGHT + ">" + source(key));
+                continue;
+            }
+            try {
+                weight = wholeNumber(words[w].substring("weight=".length()), 1, RouteConfig.MAX_WEIGHT);
+            } catch (IllegalArgumentException e) {
+                problems.add(key + ": '" + entry + "': the weight " + e.getMessage() + source(key));
+            }
+        }
+        return weight;
     }
 
     private RoutePolicy policy(String prefix, RoutePolicy base) {
@@ -536,8 +598,9 @@ public final class ConfigLoader {
             }
         }
         String degraded = read(p + "degraded", ConfigLoader::degradedText).orElse(base.degraded());
+        Balance balance = read(p + "balance", Balance::parse).orElse(base.balance());
         return new RoutePolicy(deadline, attempt, firstToken, idle, retries, backoff, backoffMax, maxWait, actions,
-                degraded);
+                degraded, balance);
     }
 
     private record Rate(int permits, Duration window) {

@@ -72,8 +72,9 @@ public final class PolicyResolver {
         List<String> fallbacks = site.read("fallbacks", annotation.fallbacks().length == 0 ? null
                 : String.join(",", annotation.fallbacks()), this::fallbacks);
         String degraded = site.read("degraded", annotation.degraded(), ConfigLoader::degradedText);
+        Balance balance = site.read("balance", annotation.balance(), Balance::parse);
         return new PolicyOverride(deadline, attempt, firstToken, idle, retries, backoff, backoffMax, maxWait, actions,
-                fallbacks == null ? List.of() : fallbacks, degraded, site.origin());
+                fallbacks == null ? List.of() : fallbacks, degraded, balance, site.origin());
     }
 
     /** The config key of {@code param} for an annotation on {@code type} (and {@code member}). */

@@ -22,15 +22,16 @@ import java.util.Set;
  *                          wait is never taken: the request moves on or answers at once (default 2 s)
  * @param actions           the action for every failure kind
  * @param degraded          the text answered when no target could serve, or {@code null} for none (default)
+ * @param balance           how the usable targets of a tier are ordered (default {@link Balance#PRIORITY})
  */
 public record RoutePolicy(Duration deadline, Duration attemptTimeout, Duration firstTokenTimeout,
                           Duration streamIdleTimeout, int sameTargetRetries, Duration retryBackoff,
                           Duration retryBackoffMax, Duration maxWait, Map<FailureKind, FailureAction> actions,
-                          String degraded) {
+                          String degraded, Balance balance) {
 
     public static final RoutePolicy DEFAULT = new RoutePolicy(Duration.ofSeconds(60), Duration.ofSeconds(30),
             Duration.ofSeconds(10), Duration.ofSeconds(30), 1, Duration.ofMillis(200), Duration.ofSeconds(2),
-            Duration.ofSeconds(2), defaultActions(), null);
+            Duration.ofSeconds(2), defaultActions(), null, Balance.PRIORITY);
 
     /** The longest {@code max-wait}: waiting longer holds a caller through someone else's incident. */
     public static final Duration MAX_MAX_WAIT = Duration.ofMinutes(1);
@@ -57,7 +58,7 @@ public record RoutePolicy(Duration deadline, Duration attemptTimeout, Duration f
                 or(override.firstTokenTimeout(), firstTokenTimeout), or(override.streamIdleTimeout(), streamIdleTimeout),
                 or(override.sameTargetRetries(), sameTargetRetries), or(override.retryBackoff(), retryBackoff),
                 or(override.retryBackoffMax(), retryBackoffMax), or(override.maxWait(), maxWait), merged,
-                or(override.degraded(), degraded));
+                or(override.degraded(), degraded), or(override.balance(), balance));
     }
 
     private static <T> T or(T value, T otherwise) {

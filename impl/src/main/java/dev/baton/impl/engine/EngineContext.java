@@ -1,5 +1,6 @@
 package dev.baton.impl.engine;
 
+import dev.baton.impl.balance.Balancer;
 import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.concurrent.Ticker;
 import dev.baton.impl.config.BatonConfig;
@@ -14,11 +15,12 @@ import java.util.Map;
 import java.util.random.RandomGenerator;
 
 /**
- * What every request shares: configuration, health, budget, adapters, and time (the wall clock for
+ * What every request shares: configuration, health, budget, adapters, the balancer, and time (the wall clock for
  * records and health, the ticker for deadlines and durations, the scheduler for timeouts and waits).
  * Immutable.
  */
 record EngineContext(BatonConfig config, Map<String, ProviderAdapter> adapters, HealthRegistry health,
                      RetryBudget budget, ConnectionGuards guards, RecordStore store, Redactor redactor, InstantSource clock,
-                     Ticker ticker, Scheduler scheduler, RandomGenerator random, EngineObserver observer) {
+                     Ticker ticker, Scheduler scheduler, RandomGenerator random, EngineObserver observer,
+                     Balancer balancer) {
 }

@@ -4,6 +4,7 @@ import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.exception.FailoverException;
+import dev.baton.impl.balance.Balancer;
 import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.concurrent.Ticker;
 import dev.baton.impl.config.BatonConfig;
@@ -28,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 
 /**
  * The failover pipeline: admit ({@link Planner}), then one {@link FailoverLoop} per request for
@@ -66,12 +68,23 @@ public final class FailoverEngine {
     public FailoverEngine(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
                           InstantSource clock, Ticker ticker, Scheduler scheduler, HealthListener listener,
                           EngineObserver observer) {
+        this(config, adapters, store, clock, ticker, scheduler, () -> ThreadLocalRandom.current().nextLong(), listener,
+                observer);
+    }
+
+    /**
+     * @param random backoff jitter and balancing picks; a test gives a seeded generator (thread-safe, such as
+     *               {@code java.util.Random}) so that its picks repeat
+     */
+    public FailoverEngine(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
+                          InstantSource clock, Ticker ticker, Scheduler scheduler, RandomGenerator random,
+                          HealthListener listener, EngineObserver observer) {
         HealthRegistry health = new HealthRegistry(config.connections(), clock, HealthListener.both(listener, prober));
         this.planner = new Planner(config);
         this.ctx = new EngineContext(config, Map.copyOf(adapters), health, new RetryBudget(config.retryBudget(), clock),
                 new ConnectionGuards(config.connections()),
-                store, Redactor.forConnections(config.connections()), clock, ticker, scheduler,
-                () -> ThreadLocalRandom.current().nextLong(), observer);
+                store, Redactor.forConnections(config.connections()), clock, ticker, scheduler, random, observer,
+                new Balancer(config.balance(), ticker, random));
         prober.start(ctx);
     }
 
@@ -149,6 +162,11 @@ public final class FailoverEngine {
     /** The last background probes of {@code connection}, newest first (empty for an unknown connection). */
     public List<Prober.Probe> probes(String connection) {
         return prober.history(connection);
+    }
+
+    /** Balancing state: attempts in flight per target, and the shares of weighted and adaptive tiers. */
+    public Balancer balancer() {
+        return ctx.balancer();
     }
 
     public BatonConfig config() {

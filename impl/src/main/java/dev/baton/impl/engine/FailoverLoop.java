@@ -63,7 +63,8 @@ final class FailoverLoop {
 
     /** Plans the chain and runs it; called once, when the caller is ready for the answer. */
     void start() {
-        Planner.Plan plan = Planner.plan(resolution.candidates(), request.body(), ctx.config(), ctx.health());
+        Planner.Plan plan = Planner.plan(resolution.candidates(), request.body(), ctx.config(), ctx.health(),
+                ctx.balancer(), policy().balance(), Planner.sessionKey(request));
         plan.skipped().forEach(ledger::skipped);
         chain = new Chain(plan.order(), ctx.health());
         next();
@@ -119,6 +120,7 @@ final class FailoverLoop {
     }
 
     private void run(Attempt attempt) {
+        ctx.balancer().started(attempt.candidate().name());
         ledger.observe(() -> {
             ctx.observer().attemptStarted(id, attempt.candidate().name());
             return null;
@@ -150,6 +152,7 @@ final class FailoverLoop {
         } else {
             health(c).failed(failure.kind(), failure.retryAfter(), c.target().model());
         }
+        ctx.balancer().ended(c.name(), failure == null ? null : failure.kind(), servedIn(attempt, outcome));
         recordAttempt(attempt, failure, failure != null && outcome.committed(), false);
         if (outcome instanceof Served served) {
             answerServed(attempt, served);
@@ -254,6 +257,7 @@ final class FailoverLoop {
         boolean committed = firstTokenMillis != null;
         Attempt attempt = inFlight.getAndSet(null);
         if (attempt != null) {
+            ctx.balancer().abandoned(attempt.candidate().name());
             releaseProbe(attempt);
             attemptPermit.complete(null);
             recordAttempt(attempt, null, committed, true);
@@ -301,6 +305,20 @@ final class FailoverLoop {
                 answerFailure(null, null);
             }
         });
+    }
+
+    /**
+     * How long the attempt took to serve, for the balancer's latency: a whole answer's time, or a
+     * stream's time to its first output (a stream's length says more about the answer than the target).
+     */
+    private long servedIn(Attempt attempt, Outcome outcome) {
+        long total = ctx.ticker().nanos() - attempt.startNanos();
+        if (outcome.committed() && outcome.firstTokenMillis() != null) {
+            long offset = Duration.between(ledger.startedAt(), attempt.startedAt()).toNanos();
+            long first = TimeUnit.MILLISECONDS.toNanos(outcome.firstTokenMillis()) - offset;
+            return Math.max(0, Math.min(total, first));
+        }
+        return total;
     }
 
     private Duration remaining() {

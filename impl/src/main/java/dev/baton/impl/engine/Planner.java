@@ -2,6 +2,9 @@ package dev.baton.impl.engine;
 
 import dev.baton.ChatRequest;
 import dev.baton.exception.RequestRejectedException;
+import dev.baton.impl.balance.Balancer;
+import dev.baton.impl.balance.Pool;
+import dev.baton.impl.config.Balance;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConnectionConfig;
 import dev.baton.impl.config.PolicyOverride;
@@ -28,6 +31,9 @@ import java.util.Map;
  * call no provider. Thread-safe; immutable after construction.
  */
 final class Planner {
+
+    /** The body fields that name a caller's session, in the order they are looked for. */
+    private static final List<String> SESSION_FIELDS = List.of("prompt_cache_key", "user", "safety_identifier");
 
     private final BatonConfig config;
     private final Map<TargetRef, ProviderTarget> targets = new HashMap<>();
@@ -85,11 +91,15 @@ final class Planner {
         }
         String name = model.getString();
         RouteConfig route = config.routes().get(name);
+        RoutePolicy policy = (route != null ? route.policy() : config.defaults()).with(override);
         List<Candidate> chain = new ArrayList<>();
         List<String> models = new ArrayList<>();
         if (route != null) {
             for (TargetRef ref : route.targets()) {
-                chain.add(new Candidate(targets.get(ref), chain.size(), groupOf(chain, ref.model())));
+                int tier = route.tier(ref);
+                // Priority keeps today's rule inside a tier (same model before another); balancing treats a tier as one group.
+                int group = policy.balance() == Balance.PRIORITY ? groupOf(chain, tier, ref.model()) : groupOf(chain, tier, null);
+                chain.add(new Candidate(targets.get(ref), chain.size(), group, Pool.tier(name, tier + 1), route.weight(ref)));
                 models.add(ref.model());
             }
         } else if (config.servingModel(name).isEmpty()) {
@@ -112,8 +122,7 @@ final class Planner {
             }
             group++;
         }
-        RoutePolicy base = route != null ? route.policy() : config.defaults();
-        return new Resolution(route != null ? name : null, base.with(override), chain);
+        return new Resolution(route != null ? name : null, policy, chain);
     }
 
     /**
@@ -137,8 +146,11 @@ final class Planner {
         }
     }
 
-    private static int groupOf(List<Candidate> chain, String model) {
-        return chain.stream().filter(c -> c.target().model().equals(model)).mapToInt(Candidate::group).findFirst()
+    /** The group of a route target in {@code tier}: that of an earlier target of the tier (and the model, when given), else a new one. */
+    private static int groupOf(List<Candidate> chain, int tier, String model) {
+        return chain.stream().filter(c -> c.pool().tier() == tier + 1
+                        && (model == null || c.target().model().equals(model)))
+                .mapToInt(Candidate::group).findFirst()
                 .orElse(chain.stream().mapToInt(Candidate::group).max().orElse(-1) + 1);
     }
 
@@ -154,9 +166,13 @@ final class Planner {
     /**
      * The plan stage: every target whose model cannot serve {@code body} as configured
      * ({@link Eligibility}) is skipped with its reason and never attempted; the rest are ordered by
-     * {@link #order}.
+     * {@link #order}, and under any strategy but priority the usable head of each group is put in
+     * the strategy's order ({@link #balance}).
+     *
+     * @param sessionKey the caller's key for sticky balancing, or {@code null}
      */
-    static Plan plan(List<Candidate> chain, JsonObject body, BatonConfig config, HealthRegistry health) {
+    static Plan plan(List<Candidate> chain, JsonObject body, BatonConfig config, HealthRegistry health,
+                     Balancer balancer, Balance balance, String sessionKey) {
         Eligibility.Needs needs = Eligibility.Needs.of(body);
         List<Candidate> eligible = new ArrayList<>();
         List<FinalError.Skip> skipped = new ArrayList<>();
@@ -168,7 +184,61 @@ final class Planner {
                 skipped.add(new FinalError.Skip(c.name(), c.position(), reason, null, false, true));
             }
         }
-        return new Plan(order(eligible, health), List.copyOf(skipped));
+        List<Candidate> order = order(eligible, health);
+        if (balance != Balance.PRIORITY) {
+            order = balance(order, health, balancer, balance, sessionKey);
+        }
+        return new Plan(order, List.copyOf(skipped));
+    }
+
+    /**
+     * Balancing inside each group of an {@link #order}ed plan: the targets usable now (and not
+     * deprioritised for their model) lead their group; the balancer puts them in its order, the
+     * pick first and the rest after it. Parked and ejected targets stay behind them, by recovery,
+     * and the next group after, so failover composes with any strategy.
+     */
+    static List<Candidate> balance(List<Candidate> ordered, HealthRegistry health, Balancer balancer, Balance balance,
+                                   String sessionKey) {
+        List<Candidate> result = new ArrayList<>(ordered.size());
+        int i = 0;
+        while (i < ordered.size()) {
+            int group = ordered.get(i).group();
+            List<Candidate> usable = new ArrayList<>();
+            while (i < ordered.size() && ordered.get(i).group() == group && fresh(ordered.get(i), health)) {
+                usable.add(ordered.get(i++));
+            }
+            if (!usable.isEmpty()) {
+                result.addAll(balancer.order(balance, usable.get(0).pool(), usable, Candidate::name, Candidate::weight,
+                        sessionKey));
+            }
+            while (i < ordered.size() && ordered.get(i).group() == group) {
+                result.add(ordered.get(i++));
+            }
+        }
+        return result;
+    }
+
+    private static boolean fresh(Candidate c, HealthRegistry health) {
+        Availability a = health.of(c.target().connection()).availability(c.target().model());
+        return a.usableNow() && !a.deprioritised();
+    }
+
+    /**
+     * The key a sticky route keeps on one target: the caller's session ({@code x-baton-session}, or
+     * {@link ChatRequest#session()}), else OpenAI's {@code prompt_cache_key}, {@code user} or
+     * {@code safety_identifier} from the body; {@code null} when there is none.
+     */
+    static String sessionKey(ChatRequest request) {
+        if (request.session().isPresent()) {
+            return request.session().get();
+        }
+        JsonObject body = request.body();
+        for (String field : SESSION_FIELDS) {
+            if (body.get(field) instanceof JsonString s && !s.getString().isBlank()) {
+                return s.getString();
+            }
+        }
+        return null;
     }
 
     /**

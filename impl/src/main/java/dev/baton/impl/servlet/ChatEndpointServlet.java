@@ -56,6 +56,9 @@ public class ChatEndpointServlet extends HttpServlet {
     private static final String STAINLESS_RETRY_COUNT = "x-stainless-retry-count";
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     static final int MAX_IDEMPOTENCY_KEY_CHARS = 255;
+    /** The caller's session key for sticky routes ({@code ChatRequest.session()}). */
+    static final String SESSION = "x-baton-session";
+    static final int MAX_SESSION_CHARS = 255;
     private static final Duration ASYNC_TIMEOUT_MARGIN = Duration.ofSeconds(30);
 
     private transient FailoverEngine engine;
@@ -102,6 +105,13 @@ public class ChatEndpointServlet extends HttpServlet {
         if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > MAX_IDEMPOTENCY_KEY_CHARS)) {
             Responses.write(resp, Responses.refusal(400, "invalid_request_error", "invalid_request", IDEMPOTENCY_KEY,
                     "The Idempotency-Key header must have 1 to " + MAX_IDEMPOTENCY_KEY_CHARS + " characters.",
+                    GatewayFilter.requestId(req)));
+            return;
+        }
+        String session = req.getHeader(SESSION);
+        if (session != null && session.length() > MAX_SESSION_CHARS) {
+            Responses.write(resp, Responses.refusal(400, "invalid_request_error", "invalid_request", SESSION,
+                    "The " + SESSION + " header must have at most " + MAX_SESSION_CHARS + " characters.",
                     GatewayFilter.requestId(req)));
             return;
         }
@@ -272,6 +282,7 @@ public class ChatEndpointServlet extends HttpServlet {
 
     /** The caller's deadline, from the official SDKs' header; a bad value is ignored. */
     private static ChatRequest withCallerHints(ChatRequest request, HttpServletRequest req) {
+        request = request.withSession(req.getHeader(SESSION));
         String timeout = req.getHeader(STAINLESS_TIMEOUT);
         if (timeout != null && timeout.length() <= 16) {
             try {

@@ -1,6 +1,7 @@
 package dev.baton.impl.servlet;
 
 import dev.baton.exception.FailoverException;
+import dev.baton.impl.balance.Balancer;
 import dev.baton.impl.config.ConnectionConfig;
 import dev.baton.impl.engine.Prober;
 import dev.baton.impl.health.ConnectionHealth;
@@ -11,6 +12,7 @@ import dev.baton.record.SkippedTarget;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 
@@ -172,6 +174,43 @@ final class Json {
                         .add("fallbacks", window.fallbacks())
                         .add("fallback_rate", BigDecimal.valueOf(window.fallbackRate()).setScale(4, RoundingMode.HALF_UP))
                         .add("failures", failures))
+                .build();
+    }
+
+    /**
+     * {@code connection} with its balancing beside it: attempts in flight per model, and its share
+     * in every balanced tier or model it belongs to (as last applied; 0 while it is not usable).
+     */
+    static JsonObject withBalance(JsonObject connection, Balancer balancer) {
+        String name = connection.getString("connection");
+        JsonObjectBuilder inFlight = JSON.createObjectBuilder();
+        int total = 0;
+        for (JsonValue model : connection.getJsonArray("models")) {
+            String m = ((JsonString) model).getString();
+            int n = balancer.inFlight(name + "/" + m);
+            inFlight.add(m, n);
+            total += n;
+        }
+        JsonArrayBuilder shares = JSON.createArrayBuilder();
+        for (Balancer.Share s : balancer.shares()) {
+            int slash = s.target().indexOf('/');
+            if (!s.target().substring(0, slash).equals(name)) {
+                continue;
+            }
+            shares.add(JSON.createObjectBuilder()
+                    .add("route", nullable(s.pool().route()))
+                    .add("tier", s.pool().route() == null ? JsonValue.NULL : JSON.createValue(s.pool().tier()))
+                    .add("model", s.target().substring(slash + 1))
+                    .add("balance", s.balance().wireName())
+                    .add("share", BigDecimal.valueOf(s.share()).setScale(4, RoundingMode.HALF_UP))
+                    .add("error_rate", s.errorRate() < 0 ? JsonValue.NULL
+                            : JSON.createValue(BigDecimal.valueOf(s.errorRate()).setScale(4, RoundingMode.HALF_UP)))
+                    .add("latency_ms", s.latencyMillis() < 0 ? JsonValue.NULL : JSON.createValue(s.latencyMillis())));
+        }
+        return JSON.createObjectBuilder(connection)
+                .add("in_flight", total)
+                .add("in_flight_by_model", inFlight)
+                .add("shares", shares)
                 .build();
     }
 

@@ -149,8 +149,8 @@ public class OperatorServlet extends HttpServlet {
     }
 
     private JsonObject connection(ConnectionHealth.Snapshot snapshot) {
-        return Json.connection(connections.get(snapshot.connection()), snapshot, engine.probes(snapshot.connection()),
-                stats.window(snapshot.connection()));
+        return Json.withBalance(Json.connection(connections.get(snapshot.connection()), snapshot,
+                engine.probes(snapshot.connection()), stats.window(snapshot.connection())), engine.balancer());
     }
 
     private ConnectionHealth health(String name) {

@@ -1,6 +1,7 @@
 package dev.baton.impl.telemetry;
 
 import dev.baton.ChatRequest;
+import dev.baton.impl.balance.Balancer;
 import dev.baton.impl.engine.EngineObserver;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.impl.health.HealthListener;
@@ -64,6 +65,8 @@ final class OtelObserver implements EngineObserver, HealthListener {
     private static final AttributeKey<Boolean> STREAM = AttributeKey.booleanKey("baton.stream");
     private static final AttributeKey<String> STATE = AttributeKey.stringKey("baton.state");
     private static final AttributeKey<String> TRANSITION = AttributeKey.stringKey("baton.transition");
+    private static final AttributeKey<String> BALANCE = AttributeKey.stringKey("baton.balance");
+    private static final AttributeKey<Long> TIER = AttributeKey.longKey("baton.tier");
     private static final Map<String, String> GEN_AI_SYSTEMS = Map.of("openai", "openai", "anthropic", "anthropic",
             "azure-openai", "az.ai.openai");
     private static final List<String> STATES = List.of("healthy", "parked", "ejected", "probe_due", "probing");
@@ -117,6 +120,25 @@ final class OtelObserver implements EngineObserver, HealthListener {
                             gauge.record(state.equals(s.rotation()) ? 1 : 0,
                                     Attributes.of(CONNECTION, s.connection(), STATE, state));
                         }
+                    }
+                });
+    }
+
+    /** Reports the share of every target in every balanced tier as a gauge (0–1), as last applied. */
+    void watchShares(Balancer balancer) {
+        meter.gaugeBuilder("baton.target.share").setUnit("1")
+                .setDescription("A target's share of its balanced tier (weighted, adaptive), 0 while it is not usable")
+                .buildWithCallback(gauge -> {
+                    for (Balancer.Share s : balancer.shares()) {
+                        int slash = s.target().indexOf('/');
+                        AttributesBuilder attributes = Attributes.builder()
+                                .put(CONNECTION, s.target().substring(0, slash))
+                                .put(REQUEST_MODEL, s.target().substring(slash + 1))
+                                .put(BALANCE, s.balance().wireName());
+                        if (s.pool().route() != null) {
+                            attributes.put(ROUTE, s.pool().route()).put(TIER, (long) s.pool().tier());
+                        }
+                        gauge.record(s.share(), attributes.build());
                     }
                 });
     }

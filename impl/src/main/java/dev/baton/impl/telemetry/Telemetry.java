@@ -1,5 +1,6 @@
 package dev.baton.impl.telemetry;
 
+import dev.baton.impl.balance.Balancer;
 import dev.baton.impl.engine.EngineObserver;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.HealthRegistry;
@@ -55,6 +56,13 @@ public final class Telemetry {
     public void watchRecords(LongSupplier written, LongSupplier dropped, LongSupplier failed, LongSupplier queued) {
         if (otel != null) {
             otel.watchRecords(written, dropped, failed, queued);
+        }
+    }
+
+    /** Starts reporting the balanced tiers' shares as a gauge. */
+    public void watchShares(Balancer balancer) {
+        if (otel != null) {
+            otel.watchShares(balancer);
         }
     }
 

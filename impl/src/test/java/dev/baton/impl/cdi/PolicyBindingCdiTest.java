@@ -110,6 +110,25 @@ class PolicyBindingCdiTest {
     }
 
     @ApplicationScoped
+    public static class Balanced {
+        @Inject
+        @Route("drafts")
+        @FailoverPolicy(balance = "weighted")
+        FailoverChatService spread;
+
+        public String draft() {
+            return spread.complete(ChatRequest.builder().message("user", "hi").build()).servedBy().connection();
+        }
+    }
+
+    @ApplicationScoped
+    public static class BadBalance {
+        @Inject
+        @FailoverPolicy(balance = "round-robin")
+        FailoverChatService chat;
+    }
+
+    @ApplicationScoped
     public static class UnknownRoute {
         @Inject
         @Route("nowhere")
@@ -251,6 +270,24 @@ class PolicyBindingCdiTest {
             assertEquals(429, e.httpStatus());
             assertEquals(3, sim.account("a").requestCount(), "max-wait 0s: the 429 is answered, not waited out");
         }
+    }
+
+    @Test
+    void aPolicyCanBalanceAPriorityRouteAndABadStrategyFailsTheDeployment() {
+        try (WeldContainer container = weld(Balanced.class, Drafts.class).initialize()) {
+            Balanced balanced = container.select(Balanced.class).get();
+            Drafts drafts = container.select(Drafts.class).get();
+            for (int i = 0; i < 40; i++) {
+                balanced.draft();
+                drafts.draft("hi");
+            }
+            // The route is priority: its own 40 go to a; the weighted injection point spreads its 40 over both.
+            assertTrue(sim.account("b").requestCount() >= 8, "b served " + sim.account("b").requestCount());
+            assertEquals(80, sim.account("a").requestCount() + sim.account("b").requestCount());
+        }
+        String message = deploymentFailure(BadBalance.class);
+        assertTrue(message.contains("member balance: 'round-robin' is not one of [priority, weighted, adaptive, "
+                + "least-busy, sticky]"), message);
     }
 
     @Test

@@ -36,6 +36,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
 
 /** Builds a real engine over loopback HTTP against the simulator, and calls it in either mode. */
 public final class EngineFixture {
@@ -106,6 +107,24 @@ public final class EngineFixture {
                 time.release();
             }
         });
+    }
+
+    /** An engine on virtual time as {@link #engine(Map, VirtualTime)}, drawing its random choices from {@code random}. */
+    static FailoverEngine engine(Map<String, String> props, VirtualTime time, RandomGenerator random) {
+        BatonConfig config = config(props);
+        return new FailoverEngine(config, Adapters.create(Adapters.discover(), HTTP, config, time),
+                new InMemoryRecordStore(config.recordCapacity()), time, time, time, random, HealthListener.NONE,
+                new EngineObserver() {
+                    @Override
+                    public void attemptStarted(String requestId, String target) {
+                        time.hold();
+                    }
+
+                    @Override
+                    public void attemptEnded(String requestId, AttemptRecord attempt) {
+                        time.release();
+                    }
+                });
     }
 
     /** An engine on real time, as an application has. */

@@ -164,6 +164,27 @@ class OtelObserverTest {
                 outcome);
     }
 
+    @Test
+    void aWeightedTiersSharesAreAGauge() throws Exception {
+        Map<String, String> props = EngineFixture.connections(sim.simulator(), "m", "a", "b");
+        props.put("baton.routes.chat.targets", "a/m weight=3, b/m");
+        props.put("baton.routes.chat.balance", "weighted");
+        OtelObserver observer = new OtelObserver(otel.getOpenTelemetry());
+        engine = EngineFixture.engine(props, java.time.Clock.systemUTC(), observer, observer);
+        observer.watchShares(engine.balancer());
+        engine.complete(ChatRequest.of("chat", "hi")).get(10, TimeUnit.SECONDS);
+
+        List<MetricData> metrics = otel.getMetrics();
+        double share = metrics.stream().filter(m -> m.getName().equals("baton.target.share"))
+                .flatMap(m -> m.getDoubleGaugeData().getPoints().stream())
+                .filter(p -> "a".equals(p.getAttributes().get(AttributeKey.stringKey("baton.connection")))
+                        && "chat".equals(p.getAttributes().get(AttributeKey.stringKey("baton.route")))
+                        && Long.valueOf(1).equals(p.getAttributes().get(AttributeKey.longKey("baton.tier")))
+                        && "weighted".equals(p.getAttributes().get(AttributeKey.stringKey("baton.balance"))))
+                .mapToDouble(io.opentelemetry.sdk.metrics.data.DoublePointData::getValue).findFirst().orElse(-1);
+        assertEquals(0.75, share, 1e-9);
+    }
+
     private static long sum(List<MetricData> metrics, String name, Attributes attributes) {
         return metrics.stream().filter(m -> m.getName().equals(name))
                 .flatMap(m -> m.getLongSumData().getPoints().stream())
