@@ -1,5 +1,6 @@
 package dev.baton.record;
 
+import dev.baton.Cost;
 import dev.baton.ServedBy;
 import jakarta.json.JsonObject;
 
@@ -28,17 +29,31 @@ import java.util.Optional;
  * @param latencyMillis   time from admission to the end
  * @param usage           the provider's usage object, or {@code null}
  * @param degraded        whether the caller got the policy's degraded answer instead of the final error
+ * @param cost            the estimated provider cost of what was served, or {@code null} (unpriced model, no
+ *                        usage reported, nothing served)
+ * @param caller          the named gateway key that sent the request ({@code baton.endpoint.keys.<name>}),
+ *                        or {@code null}
  */
 public record RequestRecord(String id, Instant startedAt, boolean ok, int httpStatus, String errorCode,
                             String modelRequested, String routeName, ServedBy servedBy,
                             List<AttemptRecord> attempts, List<SkippedTarget> skipped, boolean stream,
                             boolean committed, Long firstTokenMillis, long latencyMillis, JsonObject usage,
-                            boolean degraded) {
+                            boolean degraded, Cost cost, String caller) {
 
     public RequestRecord {
         Objects.requireNonNull(id, "id");
         attempts = List.copyOf(attempts);
         skipped = List.copyOf(skipped);
+    }
+
+    /** A record without cost or caller. */
+    public RequestRecord(String id, Instant startedAt, boolean ok, int httpStatus, String errorCode,
+                         String modelRequested, String routeName, ServedBy servedBy,
+                         List<AttemptRecord> attempts, List<SkippedTarget> skipped, boolean stream,
+                         boolean committed, Long firstTokenMillis, long latencyMillis, JsonObject usage,
+                         boolean degraded) {
+        this(id, startedAt, ok, httpStatus, errorCode, modelRequested, routeName, servedBy, attempts, skipped, stream,
+                committed, firstTokenMillis, latencyMillis, usage, degraded, null, null);
     }
 
     public Optional<ServedBy> served() {

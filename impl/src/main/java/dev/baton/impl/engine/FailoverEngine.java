@@ -89,6 +89,15 @@ public final class FailoverEngine {
      */
     public CompletableFuture<ChatResponse> complete(ChatRequest request, PolicyOverride override,
                                                     boolean callerRetried) {
+        return complete(request, override, callerRetried, null);
+    }
+
+    /**
+     * Like {@link #complete(ChatRequest, PolicyOverride, boolean)}; {@code caller} names the gateway key that sent the
+     * request (its record's {@code caller}, the cost metric's), or is {@code null}.
+     */
+    public CompletableFuture<ChatResponse> complete(ChatRequest request, PolicyOverride override,
+                                                    boolean callerRetried, String caller) {
         Resolution resolution;
         try {
             resolution = admit(request, override, callerRetried);
@@ -97,7 +106,7 @@ public final class FailoverEngine {
         }
         ChatRequest whole = request.withStream(false);
         CompleteMode mode = new CompleteMode();
-        return mode.start(new FailoverLoop(ctx, whole, resolution, newId(), mode));
+        return mode.start(new FailoverLoop(ctx, whole, resolution, newId(), mode, caller));
     }
 
     /** A cold stream of the answer; refusals and failures arrive through {@code onError}. */
@@ -112,6 +121,12 @@ public final class FailoverEngine {
 
     /** Like {@link #stream(ChatRequest, PolicyOverride)}; {@code callerRetried} as for {@code complete}. */
     public Flow.Publisher<ChatChunk> stream(ChatRequest request, PolicyOverride override, boolean callerRetried) {
+        return stream(request, override, callerRetried, null);
+    }
+
+    /** Like {@link #stream(ChatRequest, PolicyOverride, boolean)}; {@code caller} as for {@code complete}. */
+    public Flow.Publisher<ChatChunk> stream(ChatRequest request, PolicyOverride override, boolean callerRetried,
+                                            String caller) {
         Resolution resolution;
         try {
             resolution = admit(request, override, callerRetried);
@@ -119,7 +134,7 @@ public final class FailoverEngine {
             return HttpExchange.failed(refused);
         }
         StreamMode mode = new StreamMode();
-        return mode.bind(new FailoverLoop(ctx, request.withStream(true), resolution, newId(), mode));
+        return mode.bind(new FailoverLoop(ctx, request.withStream(true), resolution, newId(), mode, caller));
     }
 
     public Optional<RequestRecord> findRecord(String id) {

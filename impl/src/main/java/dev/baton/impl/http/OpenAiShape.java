@@ -1,10 +1,14 @@
 package dev.baton.impl.http;
 
 import dev.baton.ChatChunk;
+import dev.baton.Cost;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 
 import java.io.StringReader;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * What Baton reads from an OpenAI-shaped answer or chunk: the finish reason, whether a chunk carries output, the
@@ -59,6 +63,49 @@ public final class OpenAiShape {
             }
         }
         return false;
+    }
+
+    /**
+     * {@code answer} (a completion, or a stream's usage chunk) with Baton's estimate in its {@code usage}:
+     * {@code cost} (a number, or {@code null} for an unpriced model) and, with a cost, {@code price_source} and
+     * {@code cost_currency}. A provider's own text is spliced, not rebuilt; without a usage object the answer is
+     * returned as it is.
+     */
+    public static JsonObject withCost(JsonObject answer, Cost cost) {
+        if (answer instanceof RawJsonObject raw) {
+            JsonValue usage = usageWithCost(raw, cost);
+            return usage == null ? answer : RawJsonObject.of(raw.with(Map.of("usage", usage)));
+        }
+        if (!(answer.get("usage") instanceof JsonObject usage)) {
+            return answer;
+        }
+        var priced = JSON.createObjectBuilder(usage);
+        costMembers(cost).forEach(priced::add);
+        return JSON.createObjectBuilder(answer).add("usage", priced).build();
+    }
+
+    /**
+     * The {@code usage} member of a provider's answer with the cost members put in, as a value to splice into the
+     * answer's text; {@code null} when the answer has no usage object.
+     */
+    public static JsonValue usageWithCost(RawJsonObject answer, Cost cost) {
+        JsonScan.Span usage = answer.member("usage");
+        if (usage == null || !usage.isObject()) {
+            return null;
+        }
+        return RawJsonObject.of(RawJsonObject.of(usage.json()).with(costMembers(cost)));
+    }
+
+    /** As {@code ChatResponse.toJson()} writes them. A provider's own {@code cost} member is replaced. */
+    private static Map<String, JsonValue> costMembers(Cost cost) {
+        if (cost == null) {
+            return Map.of("cost", JsonValue.NULL);
+        }
+        Map<String, JsonValue> members = new LinkedHashMap<>();
+        members.put("cost", JSON.createValue(cost.amount()));
+        members.put("price_source", JSON.createValue(cost.priceSource()));
+        members.put("cost_currency", JSON.createValue(cost.currency()));
+        return members;
     }
 
     /** The {@code usage} object, or {@code null} when there is none. */

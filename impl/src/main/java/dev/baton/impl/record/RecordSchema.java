@@ -17,6 +17,8 @@ final class RecordSchema {
     final String attempts;
     final String skipped;
     private final List<String> ddl;
+    /** Columns the last DDL statements add: when they are there, the schema is current. */
+    private final String newestColumns;
     private volatile boolean ready;
 
     RecordSchema(String prefix) {
@@ -72,7 +74,13 @@ final class RecordSchema {
                         + "reason VARCHAR, "
                         + "PRIMARY KEY (request_id, seq))",
                 "CREATE INDEX IF NOT EXISTS " + requests + "_started ON " + requests + " (started_at)",
-                "CREATE INDEX IF NOT EXISTS " + attempts + "_connection ON " + attempts + " (connection)");
+                "CREATE INDEX IF NOT EXISTS " + attempts + "_connection ON " + attempts + " (connection)",
+                // Added after the first release: tables made before get them here (issue 12).
+                "ALTER TABLE " + requests + " ADD COLUMN IF NOT EXISTS cost NUMERIC(30, 12)",
+                "ALTER TABLE " + requests + " ADD COLUMN IF NOT EXISTS cost_currency VARCHAR",
+                "ALTER TABLE " + requests + " ADD COLUMN IF NOT EXISTS price_source VARCHAR",
+                "ALTER TABLE " + requests + " ADD COLUMN IF NOT EXISTS caller VARCHAR");
+        this.newestColumns = "cost, cost_currency, price_source, caller";
     }
 
     /** A connection from {@code dataSource}, with the tables created if this store has not yet made sure of them. */
@@ -123,7 +131,10 @@ final class RecordSchema {
         }
     }
 
-    /** Pre-created tables need no CREATE privilege: look before creating. */
+    /**
+     * Pre-created tables need no CREATE privilege: look before creating. Tables that lack the newest columns are
+     * migrated by the same DDL, whose every statement is a no-op where its object exists.
+     */
     private boolean tablesExist(Connection c) {
         for (String table : List.of(requests, attempts, skipped)) {
             try (Statement s = c.createStatement()) {
@@ -131,6 +142,11 @@ final class RecordSchema {
             } catch (SQLException absent) {
                 return false;
             }
+        }
+        try (Statement s = c.createStatement()) {
+            s.executeQuery("SELECT " + newestColumns + " FROM " + requests + " WHERE 1 = 0").close();
+        } catch (SQLException oldSchema) {
+            return false;
         }
         return true;
     }

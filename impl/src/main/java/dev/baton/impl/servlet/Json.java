@@ -120,6 +120,10 @@ final class Json {
                 .add("first_token_ms", r.firstTokenMillis() == null ? JsonValue.NULL : JSON.createValue(r.firstTokenMillis()))
                 .add("latency_ms", r.latencyMillis())
                 .add("usage", r.usage() == null ? JsonValue.NULL : r.usage())
+                .add("cost", r.cost() == null ? JsonValue.NULL : JSON.createValue(r.cost().amount()))
+                .add("price_source", r.cost() == null ? JsonValue.NULL : JSON.createValue(r.cost().priceSource()))
+                .add("cost_currency", r.cost() == null ? JsonValue.NULL : JSON.createValue(r.cost().currency()))
+                .add("caller", nullable(r.caller()))
                 .build();
     }
 
