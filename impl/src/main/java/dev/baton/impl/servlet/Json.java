@@ -168,6 +168,11 @@ final class Json {
         return JSON.createObjectBuilder();
     }
 
+    /** A builder that starts as a copy of {@code object}. */
+    static JsonObjectBuilder object(JsonObject object) {
+        return JSON.createObjectBuilder(object);
+    }
+
     static JsonArrayBuilder array() {
         return JSON.createArrayBuilder();
     }
