@@ -153,6 +153,24 @@ class CostTest {
     }
 
     @Test
+    void anAnthropicAnswerTranslatedToOpenAiIsPricedInBothModes() {
+        Map<String, String> props = connections(sim.simulator(), "anthropic", "claude-haiku-4-5", List.of("claude"));
+        FailoverEngine engine = EngineFixture.engine(props, new VirtualTime());
+        var listed = PriceList.builtIn().price("claude-haiku-4-5").orElseThrow();
+
+        ChatResponse whole = engine.complete(ChatRequest.of("claude-haiku-4-5", "Say hello to the team.")).join();
+        assertAmount(expected(whole.usage().orElseThrow(), listed.input(), listed.output()), whole.cost().amount());
+
+        EngineFixture.Outcome streamed = EngineFixture.Mode.STREAM.call(engine, ChatRequest.builder()
+                .model("claude-haiku-4-5").message("user", "Say hello to the team.").stream(true)
+                .param("stream_options", Json.createObjectBuilder().add("include_usage", true).build()).build());
+        assertTrue(streamed.ok(), () -> "failed: " + streamed.error());
+        JsonObject usage = streamed.chunks().get(streamed.chunks().size() - 1).body().getJsonObject("usage");
+        assertAmount(expected(usage, listed.input(), listed.output()), usage.getJsonNumber("cost").bigDecimalValue());
+        assertEquals("list", usage.getString("price_source"));
+    }
+
+    @Test
     void anUnpricedModelHasCostNullAndNoPriceSource() {
         FailoverEngine engine = start();
         ChatResponse answer = engine.complete(ChatRequest.of("free-model", "Hello.")).join();
