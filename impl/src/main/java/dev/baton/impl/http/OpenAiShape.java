@@ -18,6 +18,7 @@ import java.util.Map;
 public final class OpenAiShape {
 
     private static final JsonProvider JSON = JsonProvider.provider();
+    private static final String USAGE = "usage";
 
     private OpenAiShape() {
     }
@@ -73,8 +74,7 @@ public final class OpenAiShape {
      */
     public static JsonObject withCost(JsonObject answer, Cost cost) {
         if (answer instanceof RawJsonObject raw) {
-            JsonValue usage = usageWithCost(raw, cost);
-            return usage == null ? answer : RawJsonObject.of(raw.with(Map.of("usage", usage)));
+            return hasUsage(raw) ? RawJsonObject.of(raw.with(Map.of(), USAGE, costMembers(cost))) : answer;
         }
         if (!(answer.get("usage") instanceof JsonObject usage)) {
             return answer;
@@ -85,15 +85,16 @@ public final class OpenAiShape {
     }
 
     /**
-     * The {@code usage} member of a provider's answer with the cost members put in, as a value to splice into the
-     * answer's text; {@code null} when the answer has no usage object.
+     * The text of a provider's answer with {@code set} put in (as {@link RawJsonObject#with(Map)}) and, when it has a
+     * usage object, the cost members in it: one pass over the text, nothing parsed.
      */
-    public static JsonValue usageWithCost(RawJsonObject answer, Cost cost) {
-        JsonScan.Span usage = answer.member("usage");
-        if (usage == null || !usage.isObject()) {
-            return null;
-        }
-        return RawJsonObject.of(RawJsonObject.of(usage.json()).with(costMembers(cost)));
+    public static String withCost(RawJsonObject answer, Map<String, JsonValue> set, Cost cost) {
+        return hasUsage(answer) ? answer.with(set, USAGE, costMembers(cost)) : answer.with(set);
+    }
+
+    private static boolean hasUsage(RawJsonObject answer) {
+        JsonScan.Span usage = answer.member(USAGE);
+        return usage != null && usage.isObject();
     }
 
     /** As {@code ChatResponse.toJson()} writes them. A provider's own {@code cost} member is replaced. */

@@ -70,13 +70,7 @@ final class Responses {
         // The served-by members exactly as toJson() writes them, and nothing else.
         JsonObject servedBy = new ChatResponse(JsonValue.EMPTY_JSON_OBJECT, answer.servedBy(), answer.requestId())
                 .toJson();
-        JsonValue usage = OpenAiShape.usageWithCost(raw, answer.cost());
-        if (usage == null) {
-            return raw.with(servedBy).getBytes(StandardCharsets.UTF_8);
-        }
-        Map<String, JsonValue> members = new LinkedHashMap<>(servedBy);
-        members.put("usage", usage);
-        return raw.with(members).getBytes(StandardCharsets.UTF_8);
+        return OpenAiShape.withCost(raw, servedBy, answer.cost()).getBytes(StandardCharsets.UTF_8);
     }
 
     /**
