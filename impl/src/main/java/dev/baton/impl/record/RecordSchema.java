@@ -102,7 +102,7 @@ final class RecordSchema {
     /**
      * Creates what is missing. Safe when several servers start at once: PostgreSQL's
      * {@code IF NOT EXISTS} is not atomic, so a creation that loses the race fails with a duplicate
-     * error; the statement is then run once more, when the winner's object exists and it is a no-op.
+     * error; the statement is then run again, when the winner's object exists and it is a no-op.
      */
     void ensure(Connection c) throws SQLException {
         if (ready) {
@@ -119,7 +119,7 @@ final class RecordSchema {
             try {
                 if (!tablesExist(c)) {
                     for (String sql : ddl) {
-                        executeTwice(c, sql);
+                        executeRetrying(c, sql);
                     }
                 }
             } finally {
@@ -151,21 +151,31 @@ final class RecordSchema {
         return true;
     }
 
-    private static void executeTwice(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(sql);
-        } catch (SQLException lostRace) {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw lostRace;
-            }
+    /**
+     * Runs {@code sql}, again after a pause when it fails, up to four times: a statement that lost a race with another
+     * server's DDL (a duplicate, or on H2 a table another session is still creating) succeeds or is a no-op once the
+     * winner's work is visible. A loaded machine needed more than one 50 ms pause (H2, four racing servers).
+     */
+    private static void executeRetrying(Connection c, String sql) throws SQLException {
+        SQLException failure = null;
+        for (int attempt = 0; ; attempt++) {
             try (Statement s = c.createStatement()) {
                 s.execute(sql);
-            } catch (SQLException again) {
-                again.addSuppressed(lostRace);
-                throw again;
+                return;
+            } catch (SQLException e) {
+                if (failure != null) {
+                    e.addSuppressed(failure);
+                }
+                failure = e;
+            }
+            if (attempt == 3) {
+                throw failure;
+            }
+            try {
+                Thread.sleep(50L << attempt); // 50, 100, 200 ms
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw failure;
             }
         }
     }
