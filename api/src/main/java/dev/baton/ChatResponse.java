@@ -19,9 +19,11 @@ import java.util.Optional;
  * @param servedBy        the target that answered; {@code null} exactly when the answer is degraded
  * @param requestId       Baton's id for the request; its record is found by it
  * @param degradedBecause the failure the degraded answer stands in for; {@code null} for a served answer
+ * @param cost            the estimated provider cost at the served model's rate; {@code null} when the
+ *                        model is unpriced, the provider reported no usage, or the answer is degraded
  */
 public record ChatResponse(JsonObject body, ServedBy servedBy, String requestId,
-                           UpstreamFailedException degradedBecause) {
+                           UpstreamFailedException degradedBecause, Cost cost) {
 
     /** Looked up once: {@code Json.create…} looks the provider up on every call. */
     private static final JsonProvider JSON = JsonProvider.provider();
@@ -34,9 +36,19 @@ public record ChatResponse(JsonObject body, ServedBy servedBy, String requestId,
         }
     }
 
+    /** A served or degraded answer without a cost. */
+    public ChatResponse(JsonObject body, ServedBy servedBy, String requestId, UpstreamFailedException degradedBecause) {
+        this(body, servedBy, requestId, degradedBecause, null);
+    }
+
     /** A served answer. */
     public ChatResponse(JsonObject body, ServedBy servedBy, String requestId) {
-        this(body, servedBy, requestId, null);
+        this(body, servedBy, requestId, null, null);
+    }
+
+    /** The same answer with its estimated cost. */
+    public ChatResponse withCost(Cost newCost) {
+        return new ChatResponse(body, servedBy, requestId, degradedBecause, newCost);
     }
 
     /**
@@ -79,6 +91,7 @@ public record ChatResponse(JsonObject body, ServedBy servedBy, String requestId,
                 .filter(JsonString.class::isInstance).map(v -> ((JsonString) v).getString()).orElse(null);
     }
 
+    /** The provider's {@code usage} object, as it reported it (without Baton's cost members). */
     public Optional<JsonObject> usage() {
         return body.get("usage") instanceof JsonObject usage ? Optional.of(usage) : Optional.empty();
     }
@@ -86,19 +99,37 @@ public record ChatResponse(JsonObject body, ServedBy servedBy, String requestId,
     /**
      * The body as an OpenAI-compatible client receives it: {@code model} is the served model and
      * {@code provider}, {@code connection}, {@code route} and {@code route_name} name what served.
+     * When the provider reported usage, {@code usage.cost} is the estimated cost ({@code null} when
+     * the model is unpriced) and {@code usage.price_source} and {@code usage.cost_currency} say
+     * where the rate came from and its currency.
      * A degraded answer carries {@code "degraded": true} and no served-by fields.
      */
     public JsonObject toJson() {
         if (degraded()) {
             return JSON.createObjectBuilder(body).add("degraded", true).build();
         }
-        return JSON.createObjectBuilder(body)
+        var out = JSON.createObjectBuilder(body);
+        usage().ifPresent(u -> out.add("usage", usageWithCost(u, cost)));
+        return out
                 .add("model", servedBy.model())
                 .add("provider", servedBy.provider())
                 .add("connection", servedBy.connection())
                 .add("route", servedBy.position())
                 .add("route_name", servedBy.routeName() == null ? JsonValue.NULL : JSON.createValue(servedBy.routeName()))
                 .build();
+    }
+
+    /**
+     * {@code usage} with Baton's cost members: {@code cost} (a number, or {@code null} when unpriced),
+     * and with a cost its {@code price_source} and {@code cost_currency}.
+     */
+    private static JsonObject usageWithCost(JsonObject usage, Cost cost) {
+        var out = JSON.createObjectBuilder(usage);
+        if (cost == null) {
+            return out.add("cost", JsonValue.NULL).build();
+        }
+        return out.add("cost", cost.amount()).add("price_source", cost.priceSource())
+                .add("cost_currency", cost.currency()).build();
     }
 
     private Optional<JsonObject> firstChoice() {

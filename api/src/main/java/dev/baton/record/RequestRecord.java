@@ -1,5 +1,6 @@
 package dev.baton.record;
 
+import dev.baton.Cost;
 import dev.baton.ServedBy;
 import jakarta.json.JsonObject;
 
@@ -28,6 +29,10 @@ import java.util.Optional;
  * @param latencyMillis   time from admission to the end
  * @param usage           the provider's usage object, or {@code null}
  * @param degraded        whether the caller got the policy's degraded answer instead of the final error
+ * @param cost            the estimated provider cost of what was served, or {@code null} (unpriced model, no
+ *                        usage reported, nothing served)
+ * @param caller          the named gateway key that sent the request ({@code baton.endpoint.keys.<name>}),
+ *                        or {@code null}
  * @param kind            {@value #REQUEST} for a caller's request, {@value #PROBE} for a probe Baton sent itself to an
  *                        ejected connection (one attempt, no caller; not counted in request statistics)
  */
@@ -35,7 +40,7 @@ public record RequestRecord(String id, Instant startedAt, boolean ok, int httpSt
                             String modelRequested, String routeName, ServedBy servedBy,
                             List<AttemptRecord> attempts, List<SkippedTarget> skipped, boolean stream,
                             boolean committed, Long firstTokenMillis, long latencyMillis, JsonObject usage,
-                            boolean degraded, String kind) {
+                            boolean degraded, Cost cost, String caller, String kind) {
 
     /** {@link #kind()} of a caller's request. */
     public static final String REQUEST = "request";
@@ -51,14 +56,14 @@ public record RequestRecord(String id, Instant startedAt, boolean ok, int httpSt
         }
     }
 
-    /** The record of a caller's request. */
+    /** The record of a caller's request, without cost or caller. */
     public RequestRecord(String id, Instant startedAt, boolean ok, int httpStatus, String errorCode,
                          String modelRequested, String routeName, ServedBy servedBy,
                          List<AttemptRecord> attempts, List<SkippedTarget> skipped, boolean stream,
                          boolean committed, Long firstTokenMillis, long latencyMillis, JsonObject usage,
                          boolean degraded) {
         this(id, startedAt, ok, httpStatus, errorCode, modelRequested, routeName, servedBy, attempts, skipped, stream,
-                committed, firstTokenMillis, latencyMillis, usage, degraded, REQUEST);
+                committed, firstTokenMillis, latencyMillis, usage, degraded, null, null, REQUEST);
     }
 
     /** Whether Baton sent it itself to probe an ejected connection. */

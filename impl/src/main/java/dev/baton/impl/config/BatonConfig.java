@@ -37,6 +37,18 @@ public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteC
         return models.getOrDefault(model, ModelProfile.unknown(model));
     }
 
+    /**
+     * The price that applies to {@code model}: the configured one ({@code baton.models.<model>.price.*}), else the
+     * built-in list's, else none (an unpriced model).
+     */
+    public Optional<ModelPrice> price(String model) {
+        ModelProfile profile = models.get(model);
+        if (profile != null && profile.price() != null) {
+            return Optional.of(profile.price());
+        }
+        return PriceList.builtIn().price(model);
+    }
+
     public Optional<ConnectionConfig> connection(String name) {
         return connections.stream().filter(c -> c.name().equals(name)).findFirst();
     }

@@ -2,6 +2,7 @@ package dev.baton.impl.config;
 
 import org.eclipse.microprofile.config.Config;
 
+import java.math.BigDecimal;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -25,7 +26,12 @@ final class ModelProfiles {
     static final String TOOLS = "tools";
     static final String CONTEXT_WINDOW = "context-window";
     static final String MODALITIES = "modalities";
-    static final List<String> ATTRIBUTES = List.of(TOOLS, CONTEXT_WINDOW, MODALITIES);
+    static final String PRICE = "price.";
+    static final List<String> PRICE_ATTRIBUTES = List.of("input", "cached-input", "output", "currency");
+    static final List<String> ATTRIBUTES = List.of(TOOLS, CONTEXT_WINDOW, MODALITIES, PRICE + "input",
+            PRICE + "cached-input", PRICE + "output", PRICE + "currency");
+    /** Far above any real rate: a larger one is a typo (a price per token written per million, say). */
+    private static final BigDecimal MAX_PRICE = BigDecimal.valueOf(100_000);
     static final int MAX_CONTEXT_WINDOW = 10_000_000;
     /** The input modalities a model may be configured with. */
     static final Set<String> KNOWN_MODALITIES = Set.of("text", "image", "audio");
@@ -40,11 +46,24 @@ final class ModelProfiles {
     static Map<String, ModelProfile> load(Config config, Set<String> keys, List<String> problems) {
         Set<String> served = servedModels(config, keys);
         Map<String, ModelProfile> profiles = new TreeMap<>();
+        Map<String, Map<String, String>> prices = new TreeMap<>();
         for (String key : keys) {
             if (!key.startsWith(PREFIX)) {
                 continue;
             }
             String rest = key.substring(PREFIX.length());
+            int priceAt = rest.lastIndexOf("." + PRICE);
+            if (priceAt > 0 && PRICE_ATTRIBUTES.contains(rest.substring(priceAt + PRICE.length() + 1))) {
+                String model = rest.substring(0, priceAt);
+                if (!served.contains(model)) {
+                    problems.add(key + ": no connection lists the model '" + model + "' in baton.connections.<name>.models"
+                            + ConfigLoader.source(config, key));
+                } else {
+                    raw(config, key, problems).ifPresent(v -> prices.computeIfAbsent(model, m -> new TreeMap<>())
+                            .put(rest.substring(priceAt + PRICE.length() + 1), v));
+                }
+                continue;
+            }
             int dot = rest.lastIndexOf('.');
             if (dot <= 0 || dot == rest.length() - 1) {
                 problems.add(key + ": expected " + PREFIX + "<model>.<attribute>, the attribute one of "
@@ -79,7 +98,52 @@ final class ModelProfiles {
                 problems.add(key + ": " + e.getMessage() + ConfigLoader.source(config, key));
             }
         }
+        prices.forEach((model, rates) -> price(config, PREFIX + model + "." + PRICE, rates, problems).ifPresent(
+                price -> profiles.put(model, profiles.getOrDefault(model, ModelProfile.unknown(model)).withPrice(price))));
         return profiles;
+    }
+
+    /**
+     * A custom price from its keys: input and output are required, cached input defaults to the input rate (a
+     * provider without a prompt cache bills every input token alike), the currency to USD.
+     */
+    private static Optional<ModelPrice> price(Config config, String prefix, Map<String, String> rates,
+                                              List<String> problems) {
+        int before = problems.size();
+        BigDecimal input = rate(config, prefix + "input", rates.get("input"), problems);
+        BigDecimal output = rate(config, prefix + "output", rates.get("output"), problems);
+        BigDecimal cached = rates.containsKey("cached-input")
+                ? rate(config, prefix + "cached-input", rates.get("cached-input"), problems) : input;
+        String currency = rates.getOrDefault("currency", "USD");
+        if (!currency.matches("[A-Z]{3}")) {
+            problems.add(prefix + "currency: '" + currency + "' is not a three-letter currency code such as USD"
+                    + ConfigLoader.source(config, prefix + "currency"));
+        }
+        if (problems.size() > before) {
+            return Optional.empty();
+        }
+        return Optional.of(new ModelPrice(input, cached, output, currency, ModelPrice.CUSTOM));
+    }
+
+    /** A price per million tokens; a missing one is reported as required. */
+    private static BigDecimal rate(Config config, String key, String value, List<String> problems) {
+        if (value == null) {
+            problems.add(key + ": required when any " + key.substring(0, key.lastIndexOf('.') + 1)
+                    + "* key is set (a price per million tokens, e.g. 2.50)");
+            return null;
+        }
+        try {
+            BigDecimal rate = new BigDecimal(value);
+            if (rate.signum() < 0 || rate.compareTo(MAX_PRICE) > 0) {
+                problems.add(key + ": must be between 0 and " + MAX_PRICE + " (per million tokens) but was " + value
+                        + ConfigLoader.source(config, key));
+            }
+            return rate;
+        } catch (NumberFormatException e) {
+            problems.add(key + ": '" + value + "' is not a price per million tokens, e.g. 2.50"
+                    + ConfigLoader.source(config, key));
+            return null;
+        }
     }
 
     private static boolean bool(String value) {

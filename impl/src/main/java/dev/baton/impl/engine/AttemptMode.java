@@ -1,5 +1,6 @@
 package dev.baton.impl.engine;
 
+import dev.baton.Cost;
 import dev.baton.exception.FailoverException;
 import dev.baton.exception.UpstreamFailedException;
 import dev.baton.spi.ProviderFailure;
@@ -20,8 +21,8 @@ interface AttemptMode {
     /** Cancels the exchange in flight, if any: the caller went away. */
     void abort();
 
-    /** Answers with what the last attempt served. */
-    void served(Attempt attempt);
+    /** Answers with what the last attempt served; {@code cost} is its estimated cost, or {@code null}. */
+    void served(Attempt attempt, Cost cost);
 
     /** Answers with an error. */
     void failed(FailoverException error);

@@ -1,6 +1,7 @@
 package dev.baton.impl.engine;
 
 import dev.baton.ChatResponse;
+import dev.baton.Cost;
 import dev.baton.FailureKind;
 import dev.baton.exception.FailoverException;
 import dev.baton.exception.UpstreamFailedException;
@@ -80,8 +81,8 @@ final class CompleteMode implements AttemptMode {
     }
 
     @Override
-    public void served(Attempt attempt) {
-        result.complete(new ChatResponse(answer, loop.servedBy(attempt.candidate()), loop.id()));
+    public void served(Attempt attempt, Cost cost) {
+        result.complete(new ChatResponse(answer, loop.servedBy(attempt.candidate()), loop.id()).withCost(cost));
     }
 
     @Override

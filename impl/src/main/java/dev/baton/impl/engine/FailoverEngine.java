@@ -105,6 +105,15 @@ public final class FailoverEngine {
      */
     public CompletableFuture<ChatResponse> complete(ChatRequest request, PolicyOverride override,
                                                     boolean callerRetried) {
+        return complete(request, override, callerRetried, null);
+    }
+
+    /**
+     * Like {@link #complete(ChatRequest, PolicyOverride, boolean)}; {@code caller} names the gateway key that sent the
+     * request (its record's {@code caller}, the cost metric's), or is {@code null}.
+     */
+    public CompletableFuture<ChatResponse> complete(ChatRequest request, PolicyOverride override,
+                                                    boolean callerRetried, String caller) {
         Resolution resolution;
         try {
             resolution = admit(request, override, callerRetried);
@@ -113,7 +122,7 @@ public final class FailoverEngine {
         }
         ChatRequest whole = request.withStream(false);
         CompleteMode mode = new CompleteMode();
-        return mode.start(new FailoverLoop(ctx, whole, resolution, newId(), mode));
+        return mode.start(new FailoverLoop(ctx, whole, resolution, newId(), mode, caller));
     }
 
     /** A cold stream of the answer; refusals and failures arrive through {@code onError}. */
@@ -128,6 +137,12 @@ public final class FailoverEngine {
 
     /** Like {@link #stream(ChatRequest, PolicyOverride)}; {@code callerRetried} as for {@code complete}. */
     public Flow.Publisher<ChatChunk> stream(ChatRequest request, PolicyOverride override, boolean callerRetried) {
+        return stream(request, override, callerRetried, null);
+    }
+
+    /** Like {@link #stream(ChatRequest, PolicyOverride, boolean)}; {@code caller} as for {@code complete}. */
+    public Flow.Publisher<ChatChunk> stream(ChatRequest request, PolicyOverride override, boolean callerRetried,
+                                            String caller) {
         Resolution resolution;
         try {
             resolution = admit(request, override, callerRetried);
@@ -135,7 +150,7 @@ public final class FailoverEngine {
             return HttpExchange.failed(refused);
         }
         StreamMode mode = new StreamMode();
-        return mode.bind(new FailoverLoop(ctx, request.withStream(true), resolution, newId(), mode));
+        return mode.bind(new FailoverLoop(ctx, request.withStream(true), resolution, newId(), mode, caller));
     }
 
     public Optional<RequestRecord> findRecord(String id) {

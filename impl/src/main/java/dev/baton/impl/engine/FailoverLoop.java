@@ -1,6 +1,7 @@
 package dev.baton.impl.engine;
 
 import dev.baton.ChatRequest;
+import dev.baton.Cost;
 import dev.baton.FailureKind;
 import dev.baton.ServedBy;
 import dev.baton.exception.StreamInterruptedException;
@@ -14,6 +15,8 @@ import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.impl.limits.ConnectionGuards;
 import dev.baton.impl.log.RateLimitedLog;
 import dev.baton.spi.ProviderFailure;
+import jakarta.json.JsonObject;
+
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,12 +54,18 @@ final class FailoverLoop {
     private Chain chain;
 
     FailoverLoop(EngineContext ctx, ChatRequest request, Resolution resolution, String id, AttemptMode mode) {
+        this(ctx, request, resolution, id, mode, null);
+    }
+
+    /** @param caller the named gateway key that sent the request, for its record and metrics; or {@code null} */
+    FailoverLoop(EngineContext ctx, ChatRequest request, Resolution resolution, String id, AttemptMode mode,
+                 String caller) {
         this.ctx = ctx;
         this.request = request;
         this.resolution = resolution;
         this.id = id;
         this.mode = mode;
-        this.ledger = new Ledger(ctx, request, resolution.routeName(), id);
+        this.ledger = new Ledger(ctx, request, resolution.routeName(), id, caller);
         Duration total = request.timeout().filter(t -> t.compareTo(policy().deadline()) < 0).orElse(policy().deadline());
         this.deadlineNanos = ctx.ticker().nanos() + total.toNanos();
     }
@@ -198,9 +207,10 @@ final class FailoverLoop {
     /** Answer and record: what the target served. */
     private void answerServed(Attempt attempt, Served served) {
         if (finished.compareAndSet(false, true)) {
+            Cost cost = costOf(attempt.candidate(), served.usage());
             ledger.save(true, 200, null, servedBy(attempt.candidate()), served.committed(), served.firstTokenMillis(),
-                    served.usage(), false);
-            mode.served(attempt);
+                    served.usage(), false, cost);
+            mode.served(attempt, cost);
         }
     }
 
@@ -217,7 +227,7 @@ final class FailoverLoop {
         if (failed != null && failed.committed()) {
             Candidate c = last.candidate();
             var record = ledger.save(false, 200, failed.interruption(), servedBy(c), true, failed.firstTokenMillis(),
-                    null, false);
+                    null, false, null);
             mode.failed(StreamInterruptedException.of(ctx.redactor().clean("The stream from " + c.name()
                     + " broke after output had been sent: " + failed.failure().message()), failed.interruption(), record));
             return;
@@ -232,7 +242,7 @@ final class FailoverLoop {
         String message = ctx.redactor().clean(error.message(attempts, skipped));
         String degradedText = policy().degraded();
         boolean degrade = degradedText != null && error.degradable() && mode.answersDegraded();
-        var record = ledger.save(false, error.status(), error.code(), null, false, null, null, degrade);
+        var record = ledger.save(false, error.status(), error.code(), null, false, null, null, degrade, null);
         UNSERVED.info(n -> id + ": no target served " + request.model() + ": " + error.status() + " " + error.code()
                 + (degrade ? "; answered with the degraded text" : "")
                 + (n > 1 ? " (" + n + " requests not served since the last such message)" : ""));
@@ -263,7 +273,7 @@ final class FailoverLoop {
             recordAttempt(attempt, null, committed, true);
         }
         ledger.save(false, 499, "client_closed_request", committed && attempt != null ? servedBy(attempt.candidate())
-                : null, committed, firstTokenMillis, null, false);
+                : null, committed, firstTokenMillis, null, false, null);
         mode.abort();
     }
 
@@ -288,6 +298,14 @@ final class FailoverLoop {
     ServedBy servedBy(Candidate c) {
         return new ServedBy(c.target().model(), c.target().provider(), c.target().connection(), c.position(),
                 resolution.routeName());
+    }
+
+    /**
+     * The estimated cost of {@code usage} at the rate of the model that served it (a fallback bills its own rate), or
+     * {@code null} when the model is unpriced or there is no usage.
+     */
+    Cost costOf(Candidate c, JsonObject usage) {
+        return usage == null ? null : ctx.config().price(c.target().model()).map(p -> p.cost(usage)).orElse(null);
     }
 
     /** Milliseconds from admission to now, for first-token times. */

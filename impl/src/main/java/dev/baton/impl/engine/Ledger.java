@@ -1,6 +1,7 @@
 package dev.baton.impl.engine;
 
 import dev.baton.ChatRequest;
+import dev.baton.Cost;
 import dev.baton.ServedBy;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
@@ -26,14 +27,16 @@ final class Ledger {
     private final ChatRequest request;
     private final String routeName;
     private final String id;
+    private final String caller;
     private final Instant startedAt;
     private final List<AttemptRecord> attempts = new ArrayList<>();
     private final List<FinalError.Skip> skipped = new ArrayList<>();
     /** What the observer returned at admission, handed back when the request ends. */
     private final Object admission;
 
-    Ledger(EngineContext ctx, ChatRequest request, String routeName, String id) {
+    Ledger(EngineContext ctx, ChatRequest request, String routeName, String id, String caller) {
         this.ctx = ctx;
+        this.caller = caller;
         this.request = request;
         this.routeName = routeName;
         this.id = id;
@@ -63,11 +66,12 @@ final class Ledger {
 
     /** Saves the request's record (a store's failure loses the record, never the answer) and tells the observer. */
     synchronized RequestRecord save(boolean ok, int status, String code, ServedBy servedBy, boolean committed,
-                                    Long firstTokenMillis, JsonObject usage, boolean degraded) {
+                                    Long firstTokenMillis, JsonObject usage, boolean degraded, Cost cost) {
         RequestRecord record = new RequestRecord(id, startedAt, ok, status, code, request.model(), routeName, servedBy,
                 attempts, skipped.stream().map(s -> new SkippedTarget(s.target(), s.position(), s.reason())).toList(),
                 request.stream(), committed, firstTokenMillis,
-                Duration.between(startedAt, ctx.clock().instant()).toMillis(), usage, degraded);
+                Duration.between(startedAt, ctx.clock().instant()).toMillis(), usage, degraded, cost, caller,
+                RequestRecord.REQUEST);
         try {
             ctx.store().save(record);
         } catch (RuntimeException e) {

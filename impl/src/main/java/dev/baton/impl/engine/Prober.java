@@ -274,7 +274,7 @@ public final class Prober implements HealthListener {
         return new RequestRecord(id, startedAt, failure == null, attempt.httpStatus(),
                 kind == null ? null : kind.wireName(), target.model(), null, servedBy, List.of(attempt), List.of(),
                 false, false, null, latencyMillis, answer == null ? null : OpenAiShape.usage(answer), false,
-                RequestRecord.PROBE);
+                null, null, RequestRecord.PROBE);
     }
 
     /** Keeps {@code probe}; returns how many probes in a row had failed before it. */

@@ -1,6 +1,7 @@
 package dev.baton.impl.engine;
 
 import dev.baton.ChatChunk;
+import dev.baton.Cost;
 import dev.baton.FailureKind;
 import dev.baton.ServedBy;
 import dev.baton.exception.FailoverException;
@@ -114,7 +115,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
     }
 
     @Override
-    public void served(Attempt attempt) {
+    public void served(Attempt attempt, Cost cost) {
         terminalComplete = true;
         drain();
     }
@@ -229,6 +230,8 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                 JsonObject u = OpenAiShape.usage(json);
                 if (u != null) {
                     usage = u;
+                    // The usage chunk (there when the caller asked for it) carries the estimate, as a whole answer does.
+                    json = OpenAiShape.withCost(json, loop.costOf(attempt.candidate(), u));
                 }
                 if (!committed && OpenAiShape.hasOutput(json)) {
                     committed = true; // the commit point

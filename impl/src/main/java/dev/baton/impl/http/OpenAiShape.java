@@ -1,10 +1,14 @@
 package dev.baton.impl.http;
 
 import dev.baton.ChatChunk;
+import dev.baton.Cost;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 
 import java.io.StringReader;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * What Baton reads from an OpenAI-shaped answer or chunk: the finish reason, whether a chunk carries output, the
@@ -14,6 +18,7 @@ import java.io.StringReader;
 public final class OpenAiShape {
 
     private static final JsonProvider JSON = JsonProvider.provider();
+    private static final String USAGE = "usage";
 
     private OpenAiShape() {
     }
@@ -80,6 +85,49 @@ public final class OpenAiShape {
             }
         }
         return false;
+    }
+
+    /**
+     * {@code answer} (a completion, or a stream's usage chunk) with Baton's estimate in its {@code usage}:
+     * {@code cost} (a number, or {@code null} for an unpriced model) and, with a cost, {@code price_source} and
+     * {@code cost_currency}. A provider's own text is spliced, not rebuilt; without a usage object the answer is
+     * returned as it is.
+     */
+    public static JsonObject withCost(JsonObject answer, Cost cost) {
+        if (answer instanceof RawJsonObject raw) {
+            return hasUsage(raw) ? RawJsonObject.of(raw.with(Map.of(), USAGE, costMembers(cost))) : answer;
+        }
+        if (!(answer.get("usage") instanceof JsonObject usage)) {
+            return answer;
+        }
+        var priced = JSON.createObjectBuilder(usage);
+        costMembers(cost).forEach(priced::add);
+        return JSON.createObjectBuilder(answer).add("usage", priced).build();
+    }
+
+    /**
+     * The text of a provider's answer with {@code set} put in (as {@link RawJsonObject#with(Map)}) and, when it has a
+     * usage object, the cost members in it: one pass over the text, nothing parsed.
+     */
+    public static String withCost(RawJsonObject answer, Map<String, JsonValue> set, Cost cost) {
+        return hasUsage(answer) ? answer.with(set, USAGE, costMembers(cost)) : answer.with(set);
+    }
+
+    private static boolean hasUsage(RawJsonObject answer) {
+        JsonScan.Span usage = answer.member(USAGE);
+        return usage != null && usage.isObject();
+    }
+
+    /** As {@code ChatResponse.toJson()} writes them. A provider's own {@code cost} member is replaced. */
+    private static Map<String, JsonValue> costMembers(Cost cost) {
+        if (cost == null) {
+            return Map.of("cost", JsonValue.NULL);
+        }
+        Map<String, JsonValue> members = new LinkedHashMap<>();
+        members.put("cost", JSON.createValue(cost.amount()));
+        members.put("price_source", JSON.createValue(cost.priceSource()));
+        members.put("cost_currency", JSON.createValue(cost.currency()));
+        return members;
     }
 
     /** The {@code usage} object, or {@code null} when there is none. */

@@ -62,31 +62,57 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
      * repeat of it dropped), the others are added at the end. The rest is copied as it came.
      */
     public String with(Map<String, JsonValue> set) {
-        StringBuilder out = new StringBuilder(text.length() + 48 * set.size()).append('{');
+        return with(set, null, Map.of());
+    }
+
+    /**
+     * As {@link #with(Map)}, and inside the object member {@code inner} the members of {@code innerSet} put in the same
+     * way, in one pass over the text. {@code inner} is left as it is when it is not an object, or is in {@code set}.
+     */
+    public String with(Map<String, JsonValue> set, String inner, Map<String, JsonValue> innerSet) {
+        StringBuilder out = new StringBuilder(text.length() + 48 * (set.size() + innerSet.size()));
+        splice(out, members, set, inner, innerSet);
+        return out.toString();
+    }
+
+    private static void splice(StringBuilder out, List<JsonScan.Member> members, Map<String, JsonValue> set,
+                               String inner, Map<String, JsonValue> innerSet) {
+        out.append('{');
+        boolean first = true;
         Set<String> written = new HashSet<>();
         for (JsonScan.Member m : members) {
             String name = m.name().string();
             JsonValue replacement = set.get(name);
             if (replacement == null) {
-                member(out, m.name(), m.value());
+                first = member(out, first, m.name(), null);
+                if (name.equals(inner) && m.value().isObject() && written.add(name)) {
+                    splice(out, m.value().members(), innerSet, null, Map.of());
+                } else {
+                    append(out, m.value());
+                }
             } else if (written.add(name)) {
-                member(out, m.name(), replacement);
+                first = member(out, first, m.name(), replacement);
             }
         }
-        set.forEach((name, value) -> {
-            if (!written.contains(name)) {
-                member(out, JSON.createValue(name), value);
+        for (var entry : set.entrySet()) {
+            if (!written.contains(entry.getKey())) {
+                first = member(out, first, JSON.createValue(entry.getKey()), entry.getValue());
             }
-        });
-        return out.append('}').toString();
+        }
+        out.append('}');
     }
 
-    private static void member(StringBuilder out, Object name, Object value) {
-        if (out.length() > 1) {
+    /** Writes {@code "name":value}, or only {@code "name":} when {@code value} is null; returns false (not first). */
+    private static boolean member(StringBuilder out, boolean first, Object name, Object value) {
+        if (!first) {
             out.append(',');
         }
         append(out, name);
-        append(out.append(':'), value);
+        out.append(':');
+        if (value != null) {
+            append(out, value);
+        }
+        return false;
     }
 
     private static void append(StringBuilder out, Object json) {

@@ -9,7 +9,9 @@ import javax.sql.DataSource;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -117,6 +119,19 @@ public final class JdbcRecordStore implements RecordStore, AutoCloseable {
         List<RequestRecord> found = new ArrayList<>(byId.values());
         found.sort(NEWEST_FIRST);
         return List.copyOf(found.subList(0, Math.min(found.size(), query.limit())));
+    }
+
+    /**
+     * The estimated cost of the requests {@code caller} sent from {@code since} on, summed in the database: what a
+     * gateway key has spent of its budget's current period, read once at start so that a restart does not reset it.
+     * Records not yet written are not counted; at start there are none.
+     */
+    public BigDecimal spentSince(String caller, Instant since) {
+        try (Connection c = schema.open(dataSource)) {
+            return reads.spentSince(c, caller, since);
+        } catch (SQLException e) {
+            throw new RecordStoreException("could not sum the spend of " + caller, e);
+        }
     }
 
     /**

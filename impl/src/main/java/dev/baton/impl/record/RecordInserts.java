@@ -1,5 +1,6 @@
 package dev.baton.impl.record;
 
+import dev.baton.Cost;
 import dev.baton.ServedBy;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
@@ -28,8 +29,9 @@ final class RecordInserts {
     RecordInserts(RecordSchema schema) {
         this.insertRequest = "INSERT INTO " + schema.requests + " (id, started_at, ok, status, http_status, error_code,"
                 + " model_requested, route_name, served_model, served_provider, served_connection, served_position,"
-                + " served_route, stream, committed, first_token_ms, latency_ms, usage_json, degraded, kind)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+                + " served_route, stream, committed, first_token_ms, latency_ms, usage_json, degraded, cost,"
+                + " cost_currency, price_source, caller, kind)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
         this.insertAttempt = "INSERT INTO " + schema.attempts + " (request_id, seq, target, connection, provider, model,"
                 + " position, retry, started_at, latency_ms, kind, http_status, error_type, error_code, message,"
                 + " retry_after_ms, after_commit, abandoned)"
@@ -89,7 +91,12 @@ final class RecordInserts {
         s.setLong(17, r.latencyMillis());
         s.setString(18, r.usage() == null ? null : r.usage().toString());
         s.setBoolean(19, r.degraded());
-        s.setString(20, r.kind());
+        Cost cost = r.cost();
+        s.setBigDecimal(20, cost == null ? null : cost.amount());
+        s.setString(21, cost == null ? null : cost.currency());
+        s.setString(22, cost == null ? null : cost.priceSource());
+        s.setString(23, text(r.caller()));
+        s.setString(24, r.kind());
     }
 
     private static void bindAttempt(PreparedStatement s, String id, int seq, AttemptRecord a) throws SQLException {

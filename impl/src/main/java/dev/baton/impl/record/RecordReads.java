@@ -1,5 +1,6 @@
 package dev.baton.impl.record;
 
+import dev.baton.Cost;
 import dev.baton.FailureKind;
 import dev.baton.ServedBy;
 import dev.baton.record.AttemptRecord;
@@ -11,6 +12,7 @@ import jakarta.json.JsonReader;
 import jakarta.json.spi.JsonProvider;
 
 import java.io.StringReader;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -35,7 +37,8 @@ final class RecordReads {
     private static final int CHILD_CHUNK = 200;
     private static final String REQUEST_COLUMNS = "id, started_at, ok, http_status, error_code, model_requested,"
             + " route_name, served_model, served_provider, served_connection, served_position, served_route, stream,"
-            + " committed, first_token_ms, latency_ms, usage_json, degraded, kind";
+            + " committed, first_token_ms, latency_ms, usage_json, degraded, cost, cost_currency, price_source, caller,"
+            + " kind";
 
     private final RecordSchema schema;
 
@@ -158,9 +161,27 @@ final class RecordReads {
                 into.add(new Head(rs.getString(1), Instant.ofEpochMilli(rs.getLong(2)), rs.getBoolean(3),
                         rs.getInt(4), rs.getString(5), rs.getString(6), rs.getString(7), servedBy,
                         rs.getBoolean(13), rs.getBoolean(14), firstTokenOrNull, rs.getLong(16),
-                        usage(rs.getString(17)), rs.getBoolean(18), rs.getString(19)));
+                        usage(rs.getString(17)), rs.getBoolean(18), cost(rs.getBigDecimal(19), rs.getString(20),
+                        rs.getString(21)), rs.getString(22), rs.getString(23)));
             }
         }
+    }
+
+    BigDecimal spentSince(Connection c, String caller, Instant since) throws SQLException {
+        try (PreparedStatement s = c.prepareStatement("SELECT SUM(cost) FROM " + schema.requests
+                + " WHERE caller = ? AND started_at >= ?")) {
+            s.setString(1, caller);
+            s.setLong(2, since.toEpochMilli());
+            try (ResultSet rs = s.executeQuery()) {
+                BigDecimal sum = rs.next() ? rs.getBigDecimal(1) : null;
+                return sum == null ? BigDecimal.ZERO : sum;
+            }
+        }
+    }
+
+    private static Cost cost(BigDecimal amount, String currency, String source) {
+        return amount == null || currency == null || source == null ? null
+                : new Cost(amount.stripTrailingZeros(), currency, source);
     }
 
     private static JsonObject usage(String text) {
@@ -190,11 +211,12 @@ final class RecordReads {
     private record Head(String id, Instant startedAt, boolean ok, int httpStatus, String errorCode,
                         String modelRequested, String routeName, ServedBy servedBy, boolean stream,
                         boolean committed, Long firstTokenMillis, long latencyMillis, JsonObject usage,
-                        boolean degraded, String kind) {
+                        boolean degraded, Cost cost, String caller, String kind) {
 
         RequestRecord record(List<AttemptRecord> attempts, List<SkippedTarget> skipped) {
             return new RequestRecord(id, startedAt, ok, httpStatus, errorCode, modelRequested, routeName, servedBy,
-                    attempts, skipped, stream, committed, firstTokenMillis, latencyMillis, usage, degraded, kind);
+                    attempts, skipped, stream, committed, firstTokenMillis, latencyMillis, usage, degraded, cost,
+                    caller, kind);
         }
     }
 }

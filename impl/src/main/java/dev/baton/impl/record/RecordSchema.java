@@ -47,7 +47,11 @@ final class RecordSchema {
                         + "latency_ms BIGINT NOT NULL, "
                         + "usage_json VARCHAR, "
                         + "degraded BOOLEAN NOT NULL, "
-                        + "kind VARCHAR DEFAULT 'request' NOT NULL)",
+                        + "kind VARCHAR DEFAULT 'request' NOT NULL, "
+                        + "cost NUMERIC(30, 12), "
+                        + "cost_currency VARCHAR, "
+                        + "price_source VARCHAR, "
+                        + "caller VARCHAR)",
                 "CREATE TABLE IF NOT EXISTS " + attempts + " ("
                         + "request_id VARCHAR NOT NULL, "
                         + "seq INTEGER NOT NULL, "
@@ -78,9 +82,14 @@ final class RecordSchema {
                 "CREATE INDEX IF NOT EXISTS " + requests + "_started ON " + requests + " (started_at)",
                 "CREATE INDEX IF NOT EXISTS " + attempts + "_connection ON " + attempts + " (connection)",
                 // Columns added since the first release: a table created before gets them here (see tablesExist); for
-                // a new table the column is already there and the statement does nothing (H2 would copy the table).
-                "ALTER TABLE " + requests + " ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'request' NOT NULL");
-        this.newestColumns = List.of(requests + ".kind");
+                // a new table the columns are already there and the statements do nothing (H2 would copy the table).
+                "ALTER TABLE " + requests + " ADD COLUMN IF NOT EXISTS kind VARCHAR DEFAULT 'request' NOT NULL",
+                "ALTER TABLE " + requests + " ADD COLUMN IF NOT EXISTS cost NUMERIC(30, 12)",
+                "ALTER TABLE " + requests + " ADD COLUMN IF NOT EXISTS cost_currency VARCHAR",
+                "ALTER TABLE " + requests + " ADD COLUMN IF NOT EXISTS price_source VARCHAR",
+                "ALTER TABLE " + requests + " ADD COLUMN IF NOT EXISTS caller VARCHAR");
+        this.newestColumns = List.of(requests + ".kind", requests + ".cost", requests + ".cost_currency",
+                requests + ".price_source", requests + ".caller");
     }
 
     /** A connection from {@code dataSource}, with the tables created if this store has not yet made sure of them. */
@@ -102,7 +111,7 @@ final class RecordSchema {
     /**
      * Creates what is missing. Safe when several servers start at once: PostgreSQL's
      * {@code IF NOT EXISTS} is not atomic, so a creation that loses the race fails with a duplicate
-     * error; the statement is then run once more, when the winner's object exists and it is a no-op.
+     * error; the statement is then run again, when the winner's object exists and it is a no-op.
      */
     void ensure(Connection c) throws SQLException {
         if (ready) {
@@ -119,7 +128,7 @@ final class RecordSchema {
             try {
                 if (!tablesExist(c)) {
                     for (String sql : ddl) {
-                        executeTwice(c, sql);
+                        executeRetrying(c, sql);
                     }
                 }
             } finally {
@@ -154,21 +163,31 @@ final class RecordSchema {
         return true;
     }
 
-    private static void executeTwice(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(sql);
-        } catch (SQLException lostRace) {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw lostRace;
-            }
+    /**
+     * Runs {@code sql}, again after a pause when it fails, up to four times: a statement that lost a race with another
+     * server's DDL (a duplicate, or on H2 a table another session is still creating) succeeds or is a no-op once the
+     * winner's work is visible. A loaded machine needed more than one 50 ms pause (H2, four racing servers).
+     */
+    private static void executeRetrying(Connection c, String sql) throws SQLException {
+        SQLException failure = null;
+        for (int attempt = 0; ; attempt++) {
             try (Statement s = c.createStatement()) {
                 s.execute(sql);
-            } catch (SQLException again) {
-                again.addSuppressed(lostRace);
-                throw again;
+                return;
+            } catch (SQLException e) {
+                if (failure != null) {
+                    e.addSuppressed(failure);
+                }
+                failure = e;
+            }
+            if (attempt == 3) {
+                throw failure;
+            }
+            try {
+                Thread.sleep(50L << attempt); // 50, 100, 200 ms
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw failure;
             }
         }
     }

@@ -3,6 +3,7 @@ package dev.baton.impl.servlet;
 import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
+import dev.baton.Cost;
 import dev.baton.exception.FailoverException;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.cdi.BatonChatService;
@@ -12,21 +13,29 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConnectionConfig;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.engine.FailoverEngine;
+import dev.baton.impl.http.OpenAiShape;
 import jakarta.enterprise.inject.spi.CDI;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -55,6 +64,8 @@ public class ChatEndpointServlet extends HttpServlet {
     private static final String STAINLESS_TIMEOUT = "x-stainless-timeout";
     private static final String STAINLESS_RETRY_COUNT = "x-stainless-retry-count";
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    /** When an exhausted key's budget is whole again, on a 402 {@code budget_exceeded}. */
+    static final String BUDGET_RESET = "x-baton-budget-reset";
     static final int MAX_IDEMPOTENCY_KEY_CHARS = 255;
     /** The caller's session key for sticky routes ({@code ChatRequest.session()}). */
     static final String SESSION = "x-baton-session";
@@ -67,6 +78,8 @@ public class ChatEndpointServlet extends HttpServlet {
     private transient BatonConfig config;
     private int maxBodyBytes;
     private transient Set<String> allowedModels;
+    /** What each named key with a budget has spent; see {@link #metered}. */
+    private transient KeyBudgets budgets;
     private transient IdempotencyCache idempotency;
     /** Ends a request nothing else ended; the engine's deadlines end every other one well before it. */
     private transient Duration asyncTimeout;
@@ -82,6 +95,10 @@ public class ChatEndpointServlet extends HttpServlet {
         idempotency = new IdempotencyCache(Duration.parse(getInitParameter("idempotency-ttl")),
                 Integer.parseInt(getInitParameter("idempotency-max-entries")), Clock.systemUTC());
         asyncTimeout = lastResort(config);
+        EndpointSettings settings = EndpointSettings.load(ConfigProvider.getConfig(getServletContext().getClassLoader()));
+        budgets = new KeyBudgets(settings.namedKeys(), Clock.systemUTC());
+        BudgetSetup.check(config, settings.namedKeys());
+        BudgetSetup.restore(budgets, settings.namedKeys(), CDI.current().select(BatonChatService.class).get().recordStore());
     }
 
     /**
@@ -116,6 +133,7 @@ public class ChatEndpointServlet extends HttpServlet {
             return;
         }
         String caller = GatewayFilter.caller(req);
+        NamedKey key = GatewayFilter.namedKey(req);
         String refusalId = GatewayFilter.requestId(req);
         AsyncContext async = req.startAsync();
         async.setTimeout(asyncTimeout.toMillis());
@@ -123,7 +141,7 @@ public class ChatEndpointServlet extends HttpServlet {
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         BodyReader.read(req.getInputStream(), maxBodyBytes, BodyReader.MAX_READ_TIME, scheduler, body -> {
             try {
-                chat(body, req, caller, idempotencyKey, response, output, refusalId);
+                chat(body, req, caller, key, idempotencyKey, response, output, refusalId);
             } catch (Throwable e) {
                 // The boundary: whatever broke (a parser's StackOverflowError, a bug), the client gets an answer.
                 refuse(response, output, e, refusalId);
@@ -132,7 +150,7 @@ public class ChatEndpointServlet extends HttpServlet {
                 : RequestRejectedException.invalidRequest("The request body could not be read.", null), refusalId));
     }
 
-    private void chat(byte[] body, HttpServletRequest req, String caller, String idempotencyKey,
+    private void chat(byte[] body, HttpServletRequest req, String caller, NamedKey key, String idempotencyKey,
                       HttpServletResponse response, AsyncOutput output, String refusalId) {
         ChatRequest request;
         boolean callerRetried = callerRetried(req.getHeader(STAINLESS_RETRY_COUNT));
@@ -140,41 +158,103 @@ public class ChatEndpointServlet extends HttpServlet {
             if (!(StrictJson.read(body) instanceof JsonObject json)) {
                 throw RequestRejectedException.invalidRequest("The request body is not a JSON object.", null);
             }
-            request = allowed(withCallerHints(ChatRequest.fromJson(json), req));
+            request = allowed(withCallerHints(ChatRequest.fromJson(json), req), allowedModels);
+            if (key != null) {
+                request = allowed(request, key.allowedModels());
+            }
         } catch (RequestRejectedException e) {
             refuse(response, output, e, refusalId);
             return;
         }
+        // Before any provider is called: a key that has spent its budget is refused until the period ends.
+        KeyBudgets.Exhausted exhausted = budgets.check(key);
+        if (exhausted != null) {
+            refuse(response, output, budgetExceeded(exhausted, refusalId));
+            return;
+        }
+        Metered metered = metered(key);
+        String keyName = key == null ? null : key.name();
         if (request.stream() && idempotencyKey != null) {
             refuse(response, output, Responses.refusal(400, "invalid_request_error", "invalid_request",
                     IDEMPOTENCY_KEY, "A streaming request cannot carry an Idempotency-Key: a stream cannot be "
                             + "replayed once consumed. Send it without the header, or set \"stream\": false.",
                     refusalId));
         } else if (request.stream()) {
-            new SseRelay(response, output, refusalId).subscribeTo(
-                    engine.stream(request, PolicyOverride.NONE, callerRetried));
+            boolean hideUsage = metered != null && !asksForUsage(request);
+            new SseRelay(response, output, refusalId, metered, hideUsage).subscribeTo(
+                    engine.stream(hideUsage ? withUsage(request) : request, PolicyOverride.NONE, callerRetried, keyName));
         } else if (idempotencyKey != null) {
             completeOnce(request, callerRetried, idempotency.claim(caller, idempotencyKey, GatewayKeys.sha256(body)),
-                    response, output, refusalId);
+                    response, output, refusalId, metered, keyName);
         } else {
-            complete(request, callerRetried, response, output, refusalId);
+            complete(request, callerRetried, response, output, refusalId, metered, keyName);
         }
     }
 
     /**
-     * Applies the endpoint's model allowlist: a configured route or model the caller may not use is
-     * refused with 403 (an unknown one stays a 404 from the engine); fallbacks it may not use are
-     * dropped, never routed around the policy.
+     * A request of a key with a budget, to be charged its estimated cost when the answer is known: the period it
+     * was admitted in is the one charged.
      */
-    private ChatRequest allowed(ChatRequest request) {
-        if (allowedModels.isEmpty()) {
+    private record Metered(KeyBudgets budgets, NamedKey key, Instant admittedAt) {
+
+        void charge(Cost cost) {
+            if (cost != null) {
+                budgets.charge(key, cost.amount(), admittedAt);
+            }
+        }
+
+        /** Charges the cost Baton put into a stream's usage chunk. */
+        void charge(JsonObject usage) {
+            if (usage.get("cost") instanceof JsonNumber amount) {
+                budgets.charge(key, amount.bigDecimalValue(), admittedAt);
+            }
+        }
+    }
+
+    private Metered metered(NamedKey key) {
+        return key == null || key.budget() == null ? null : new Metered(budgets, key, budgets.now());
+    }
+
+    /** 402 with the reset time as a header too, and as {@code retry-after} for clients that read only that. */
+    private static Answer budgetExceeded(KeyBudgets.Exhausted exhausted, String refusalId) {
+        Answer refusal = Responses.failure(Rejections.budgetExceeded(exhausted), refusalId);
+        Map<String, String> headers = new LinkedHashMap<>(refusal.headers());
+        headers.put(BUDGET_RESET, exhausted.resetAt().toString());
+        long seconds = Math.max(1, Duration.between(Instant.now(), exhausted.resetAt()).toSeconds());
+        headers.put("retry-after", Long.toString(seconds));
+        return new Answer(refusal.status(), headers, refusal.body());
+    }
+
+    /** Whether the caller asked for the usage chunk at the end of its stream. */
+    private static boolean asksForUsage(ChatRequest request) {
+        return request.body().get("stream_options") instanceof JsonObject options
+                && options.get("include_usage") == JsonValue.TRUE;
+    }
+
+    /**
+     * The request with the usage chunk asked for: a stream's cost is only known from it. The relay charges it and
+     * keeps it from the caller, who did not ask for it.
+     */
+    private static ChatRequest withUsage(ChatRequest request) {
+        var options = request.body().get("stream_options") instanceof JsonObject o ? Json.object(o) : Json.object();
+        return request.withBody(Json.object(request.body()).add("stream_options", options.add("include_usage", true))
+                .build());
+    }
+
+    /**
+     * Applies a model allowlist, the endpoint's or a named key's: a configured route or model the
+     * caller may not use is refused with 403 (an unknown one stays a 404 from the engine); fallbacks
+     * it may not use are dropped, never routed around the policy. An empty list allows everything.
+     */
+    private ChatRequest allowed(ChatRequest request, Set<String> allowed) {
+        if (allowed.isEmpty()) {
             return request;
         }
         String model = request.model();
-        if (model != null && !allowedModels.contains(model) && known(model)) {
+        if (model != null && !allowed.contains(model) && known(model)) {
             throw Rejections.modelNotAllowed(model);
         }
-        List<String> fallbacks = request.fallbacks().stream().filter(f -> allowedModels.contains(f) || !known(f)).toList();
+        List<String> fallbacks = request.fallbacks().stream().filter(f -> allowed.contains(f) || !known(f)).toList();
         return fallbacks.size() == request.fallbacks().size() ? request : request.withFallbacks(fallbacks);
     }
 
@@ -183,10 +263,19 @@ public class ChatEndpointServlet extends HttpServlet {
     }
 
     private void complete(ChatRequest request, boolean callerRetried, HttpServletResponse response,
-                          AsyncOutput output, String refusalId) {
-        var answer = engine.complete(request, PolicyOverride.NONE, callerRetried);
+                          AsyncOutput output, String refusalId, Metered metered, String keyName) {
+        var answer = engine.complete(request, PolicyOverride.NONE, callerRetried, keyName);
         output.start(() -> { }, () -> answer.cancel(true));
-        answer.whenComplete((ok, error) -> answer(response, output, answerOf(ok, error, refusalId)));
+        answer.whenComplete((ok, error) -> {
+            charge(metered, ok);
+            answer(response, output, answerOf(ok, error, refusalId));
+        });
+    }
+
+    private static void charge(Metered metered, ChatResponse answer) {
+        if (metered != null && answer != null) {
+            metered.charge(answer.cost());
+        }
     }
 
     /**
@@ -196,7 +285,8 @@ public class ChatEndpointServlet extends HttpServlet {
      * the same key will want.
      */
     private void completeOnce(ChatRequest request, boolean callerRetried, IdempotencyCache.Claim claim,
-                              HttpServletResponse response, AsyncOutput output, String refusalId) {
+                              HttpServletResponse response, AsyncOutput output, String refusalId, Metered metered,
+                              String keyName) {
         output.start(() -> { }, () -> { });
         if (claim instanceof IdempotencyCache.Conflict) {
             answer(response, output, Responses.refusal(422, "invalid_request_error", "idempotency_key_reused",
@@ -209,11 +299,12 @@ public class ChatEndpointServlet extends HttpServlet {
             IdempotencyCache.Owner owner = (IdempotencyCache.Owner) claim;
             CompletableFuture<ChatResponse> answer;
             try {
-                answer = engine.complete(request, PolicyOverride.NONE, callerRetried);
+                answer = engine.complete(request, PolicyOverride.NONE, callerRetried, keyName);
             } catch (RuntimeException e) {
                 answer = CompletableFuture.failedFuture(e);
             }
             answer.whenComplete((ok, error) -> {
+                charge(metered, ok); // a repeat is answered from this one and charged nothing
                 Answer result = answerOf(ok, error, refusalId);
                 owner.settle(result);
                 answer(response, output, result);
@@ -247,7 +338,7 @@ public class ChatEndpointServlet extends HttpServlet {
     protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String path = req.getPathInfo() == null ? "" : req.getPathInfo();
         if (path.equals("/models")) {
-            Responses.json(resp, 200, models());
+            Responses.json(resp, 200, models(GatewayFilter.namedKey(req)));
         } else if (path.startsWith("/requests/") && path.length() > "/requests/".length()) {
             String id = path.substring("/requests/".length());
             var record = engine.findRecord(id);
@@ -264,14 +355,14 @@ public class ChatEndpointServlet extends HttpServlet {
     }
 
     /** What callers can name in {@code model}: every route and every model a connection serves. */
-    private JsonObject models() {
+    private JsonObject models(NamedKey key) {
         Set<String> ids = new LinkedHashSet<>(config.routes().keySet());
         for (ConnectionConfig c : config.connections()) {
             ids.addAll(c.models());
         }
         JsonArrayBuilder data = Json.array();
         for (String id : ids) {
-            if (!allowedModels.isEmpty() && !allowedModels.contains(id)) {
+            if (!allowedModels.isEmpty() && !allowedModels.contains(id) || key != null && !key.allows(id)) {
                 continue;
             }
             data.add(Json.object().add("id", id).add("object", "model").add("created", 0)
@@ -318,13 +409,20 @@ public class ChatEndpointServlet extends HttpServlet {
         private final HttpServletResponse response;
         private final AsyncOutput output;
         private final String refusalId;
+        /** The key to charge the stream's cost to, or {@code null}. */
+        private final Metered metered;
+        /** Whether the usage chunk was asked for by Baton, not the caller: it is charged, not sent. */
+        private final boolean hideUsage;
         private volatile Flow.Subscription subscription;
         private volatile boolean committed;
 
-        SseRelay(HttpServletResponse response, AsyncOutput output, String refusalId) {
+        SseRelay(HttpServletResponse response, AsyncOutput output, String refusalId, Metered metered,
+                 boolean hideUsage) {
             this.response = response;
             this.output = output;
             this.refusalId = refusalId;
+            this.metered = metered;
+            this.hideUsage = hideUsage;
         }
 
         void subscribeTo(Flow.Publisher<ChatChunk> stream) {
@@ -348,6 +446,14 @@ public class ChatEndpointServlet extends HttpServlet {
                 response.setHeader("cache-control", "no-cache");
                 response.setHeader("x-accel-buffering", "no");
                 Responses.servedBy(response, chunk.servedBy(), chunk.requestId());
+            }
+            JsonObject usage = metered == null ? null : OpenAiShape.usage(chunk.body());
+            if (usage != null) {
+                metered.charge(usage);
+                if (hideUsage && chunk.body().get("choices") instanceof JsonArray choices && choices.isEmpty()) {
+                    subscription.request(1); // as if written: the caller takes the next chunk
+                    return;
+                }
             }
             output.send(event(null, chunk.body().toString()));
         }

@@ -28,7 +28,8 @@ public class EndpointInitializer implements ServletContainerInitializer {
         }
         String mapping = settings.path() + "/*";
         FilterRegistration.Dynamic filter = context.addFilter("baton-gateway",
-                new GatewayFilter(settings.path(), settings.keyHashes(), settings.adminKeyHashes(), settings.maxBodyBytes()));
+                new GatewayFilter(settings.path(), settings.keyHashes(), settings.namedKeys(), settings.adminKeyHashes(),
+                        settings.maxBodyBytes()));
         filter.setAsyncSupported(true);
         filter.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, mapping);
         ServletRegistration.Dynamic servlet = context.addServlet("baton-chat", ChatEndpointServlet.class);
@@ -47,7 +48,7 @@ public class EndpointInitializer implements ServletContainerInitializer {
             LOG.log(Level.INFO, "Baton operator endpoints at {0}{1}/connections and {1}/records", context.getContextPath(),
                     settings.path());
         }
-        if (settings.keyHashes().isEmpty()) {
+        if (!settings.keysRequired()) {
             LOG.log(Level.WARNING, "Baton endpoint at {0}{1} accepts callers without a gateway key: set "
                     + "baton.endpoint.api-key-sha256 or protect it with a security constraint", context.getContextPath(), mapping);
         } else {

@@ -12,7 +12,10 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * The OpenAI-compatible endpoint's settings ({@code baton.endpoint.*}), read once at startup.
@@ -26,12 +29,16 @@ import java.util.Set;
  * @param adminKeyHashes SHA-256 digests of the operator keys; empty means the operator endpoints do not exist
  * @param idempotencyTtl how long a stored answer is replayed for a repeated {@code Idempotency-Key} (default 1 h)
  * @param idempotencyMaxEntries how many idempotency keys are kept at most, the oldest evicted first (default 10000)
+ * @param namedKeys    gateway keys with a name, and each its own allowlist and budget ({@code keys.<name>.*})
  */
 public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHashes, int maxBodyBytes,
                                Set<String> allowedModels, List<byte[]> adminKeyHashes, Duration idempotencyTtl,
-                               int idempotencyMaxEntries) {
+                               int idempotencyMaxEntries, List<NamedKey> namedKeys) {
 
     static final String PREFIX = "baton.endpoint.";
+    static final String NAMED = PREFIX + "keys.";
+    private static final List<String> NAMED_ATTRIBUTES = List.of("sha256", "allowed-models", "budget");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
     private static final Set<String> KEYS = ConfigLoader.ENDPOINT_KEYS;
     static final Duration DEFAULT_IDEMPOTENCY_TTL = Duration.ofHours(1);
     private static final Duration MAX_IDEMPOTENCY_TTL = Duration.ofDays(7);
@@ -42,6 +49,12 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
         keyHashes = List.copyOf(keyHashes);
         allowedModels = Set.copyOf(allowedModels);
         adminKeyHashes = List.copyOf(adminKeyHashes);
+        namedKeys = List.copyOf(namedKeys);
+    }
+
+    /** Whether callers must send a gateway key: some key, named or not, is configured. */
+    public boolean keysRequired() {
+        return !keyHashes.isEmpty() || !namedKeys.isEmpty();
     }
 
     /** Whether callers of the endpoint may name {@code model}. */
@@ -53,10 +66,28 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
     public static EndpointSettings load(Config config) {
         List<String> problems = new ArrayList<>();
         // Property names only: an environment variable's dotted guess (baton.endpoint.api.key.sha256) is no key.
+        Set<String> keyNames = new TreeSet<>();
         for (String name : ConfigLoader.propertyKeys(config)) {
-            if (name.startsWith(PREFIX) && !KEYS.contains(name.substring(PREFIX.length()))) {
-                problems.add(name + ": unknown key; expected one of " + KEYS.stream().sorted().map(k -> PREFIX + k).toList());
+            if (name.startsWith(NAMED)) {
+                String rest = name.substring(NAMED.length());
+                int dot = rest.indexOf('.');
+                if (dot <= 0 || !NAMED_ATTRIBUTES.contains(rest.substring(dot + 1))) {
+                    problems.add(name + ": unknown key; expected " + NAMED + "<name>.<attribute>, the attribute one of "
+                            + NAMED_ATTRIBUTES);
+                } else if (!NAME.matcher(rest.substring(0, dot)).matches()) {
+                    problems.add(name + ": the key name '" + rest.substring(0, dot)
+                            + "' may only contain letters, digits, '-' and '_'");
+                } else {
+                    keyNames.add(rest.substring(0, dot));
+                }
+            } else if (name.startsWith(PREFIX) && !KEYS.contains(name.substring(PREFIX.length()))) {
+                problems.add(name + ": unknown key; expected one of " + KEYS.stream().sorted().map(k -> PREFIX + k).toList()
+                        + " or " + NAMED + "<name>.*");
             }
+        }
+        List<NamedKey> named = new ArrayList<>();
+        for (String name : keyNames) {
+            namedKey(config, name, problems).ifPresent(named::add);
         }
         String enabledText = config.getOptionalValue(PREFIX + "enabled", String.class).orElse("false").strip();
         if (!enabledText.equalsIgnoreCase("true") && !enabledText.equalsIgnoreCase("false")) {
@@ -73,6 +104,23 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
                 // One key for both would let every caller eject connections.
                 problems.add(PREFIX + "admin-key-sha256: the admin key must differ from every " + PREFIX
                         + "api-key-sha256 key");
+            }
+        }
+        for (int i = 0; i < named.size(); i++) {
+            NamedKey key = named.get(i);
+            String where = NAMED + key.name() + ".sha256";
+            if (adminHashes.stream().anyMatch(h -> MessageDigest.isEqual(h, key.sha256()))) {
+                problems.add(where + ": the admin key must differ from every gateway key");
+            }
+            if (hashes.stream().anyMatch(h -> MessageDigest.isEqual(h, key.sha256()))) {
+                // Which one would apply: the named key's allowlist and budget, or none? Refuse rather than guess.
+                problems.add(where + ": the same key is also listed in " + PREFIX + "api-key-sha256; list it once");
+            }
+            for (NamedKey earlier : named.subList(0, i)) {
+                if (MessageDigest.isEqual(earlier.sha256(), key.sha256())) {
+                    problems.add(where + ": the same key as " + NAMED + earlier.name() + ".sha256; each name needs a"
+                            + " key of its own");
+                }
             }
         }
         int maxBody = 1024 * 1024;
@@ -123,7 +171,38 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
             }
         }
         return new EndpointSettings(Boolean.parseBoolean(enabledText), path, hashes, maxBody, allowed, adminHashes,
-                ttl, maxEntries);
+                ttl, maxEntries, named);
+    }
+
+    /** {@code keys.<name>.*}: the digest is required; a bad value is a problem naming the key. */
+    private static Optional<NamedKey> namedKey(Config config, String name, List<String> problems) {
+        String p = NAMED + name + ".";
+        int before = problems.size();
+        byte[] digest = null;
+        List<byte[]> digests = digests(config, "keys." + name + ".sha256", problems);
+        if (digests.size() > 1) {
+            problems.add(p + "sha256: one digest per named key; give each key a name of its own");
+        } else if (digests.isEmpty() && problems.size() == before) {
+            problems.add(p + "sha256: required, the SHA-256 of the key (printf %s \"$KEY\" | sha256sum)");
+        } else if (!digests.isEmpty()) {
+            digest = digests.get(0);
+        }
+        Set<String> models = new TreeSet<>();
+        for (String model : config.getOptionalValue(p + "allowed-models", String.class).orElse("").split(",")) {
+            if (!model.isBlank()) {
+                models.add(model.strip());
+            }
+        }
+        Budget budget = null;
+        Optional<String> budgetText = config.getOptionalValue(p + "budget", String.class);
+        if (budgetText.isPresent()) {
+            try {
+                budget = Budget.parse(budgetText.get());
+            } catch (IllegalArgumentException e) {
+                problems.add(p + "budget: " + e.getMessage());
+            }
+        }
+        return problems.size() > before ? Optional.empty() : Optional.of(new NamedKey(name, digest, models, budget));
     }
 
     /** The comma-separated SHA-256 digests of {@code key}; a bad entry is a problem that never echoes the value. */

@@ -9,8 +9,11 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.security.Principal;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The endpoint's gate: a request id for every response, the gateway and admin keys, and the size
@@ -28,18 +31,34 @@ public class GatewayFilter extends HttpFilter {
     private static final long serialVersionUID = 1L;
     /** Request attribute naming the authenticated caller, the scope of its idempotency keys. */
     static final String CALLER = "dev.baton.caller";
+    /** Request attribute holding the caller's {@link NamedKey}, when it sent one. */
+    static final String NAMED_KEY = "dev.baton.named-key";
     private static final SecureRandom IDS = new SecureRandom();
     /** Longest header value the endpoint reads; anything larger is refused before parsing. */
     private static final int MAX_HEADER_CHARS = 8 * 1024;
 
     private transient GatewayKeys keys;
     private transient GatewayKeys adminKeys;
+    /** The named keys by the hex of their digest, as {@link GatewayKeys#match} returns it. */
+    private transient Map<String, NamedKey> named;
     private String path;
     private int maxBodyBytes;
 
     GatewayFilter(String path, List<byte[]> keyHashes, List<byte[]> adminKeyHashes, int maxBodyBytes) {
+        this(path, keyHashes, List.of(), adminKeyHashes, maxBodyBytes);
+    }
+
+    /** @param namedKeys gateway keys with a name; they open the chat endpoints like the unnamed ones */
+    GatewayFilter(String path, List<byte[]> keyHashes, List<NamedKey> namedKeys, List<byte[]> adminKeyHashes,
+                  int maxBodyBytes) {
         this.path = path;
-        this.keys = new GatewayKeys(keyHashes);
+        List<byte[]> all = new ArrayList<>(keyHashes);
+        this.named = new HashMap<>();
+        for (NamedKey key : namedKeys) {
+            all.add(key.sha256());
+            named.put(HexFormat.of().formatHex(key.sha256()), key);
+        }
+        this.keys = new GatewayKeys(all);
         this.adminKeys = new GatewayKeys(adminKeyHashes);
         this.maxBodyBytes = maxBodyBytes;
     }
@@ -96,6 +115,10 @@ public class GatewayFilter extends HttpFilter {
             return;
         }
         req.setAttribute(CALLER, caller(gatewayKey, adminKey, req.getUserPrincipal()));
+        NamedKey key = gatewayKey == null ? null : named.get(gatewayKey);
+        if (key != null) {
+            req.setAttribute(NAMED_KEY, key);
+        }
         chain.doFilter(req, resp);
     }
 
@@ -119,6 +142,11 @@ public class GatewayFilter extends HttpFilter {
     static String requestId(HttpServletRequest req) {
         Object id = req.getAttribute(ChatEndpointServlet.REQUEST_ID);
         return id instanceof String s ? s : "req_" + newId();
+    }
+
+    /** The caller's named key, or {@code null} when it sent an unnamed one or none. */
+    static NamedKey namedKey(HttpServletRequest req) {
+        return req.getAttribute(NAMED_KEY) instanceof NamedKey key ? key : null;
     }
 
     static String caller(HttpServletRequest req) {

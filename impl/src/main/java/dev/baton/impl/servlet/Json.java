@@ -125,6 +125,10 @@ final class Json {
                 .add("first_token_ms", r.firstTokenMillis() == null ? JsonValue.NULL : JSON.createValue(r.firstTokenMillis()))
                 .add("latency_ms", r.latencyMillis())
                 .add("usage", r.usage() == null ? JsonValue.NULL : r.usage())
+                .add("cost", r.cost() == null ? JsonValue.NULL : JSON.createValue(r.cost().amount()))
+                .add("price_source", r.cost() == null ? JsonValue.NULL : JSON.createValue(r.cost().priceSource()))
+                .add("cost_currency", r.cost() == null ? JsonValue.NULL : JSON.createValue(r.cost().currency()))
+                .add("caller", nullable(r.caller()))
                 .build();
     }
 
@@ -221,6 +225,11 @@ final class Json {
 
     static JsonObjectBuilder object() {
         return JSON.createObjectBuilder();
+    }
+
+    /** A builder that starts as a copy of {@code object}. */
+    static JsonObjectBuilder object(JsonObject object) {
+        return JSON.createObjectBuilder(object);
     }
 
     static JsonArrayBuilder array() {

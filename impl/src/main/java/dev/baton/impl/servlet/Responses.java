@@ -4,6 +4,7 @@ import dev.baton.ChatResponse;
 import dev.baton.ServedBy;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.log.RateLimitedLog;
+import dev.baton.impl.http.OpenAiShape;
 import dev.baton.impl.http.RawJsonObject;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonStructure;
@@ -60,7 +61,7 @@ final class Responses {
 
     /**
      * {@link ChatResponse#toJson()}, written without building it when the provider's body came as it is: the served-by
-     * members are put into its text.
+     * members, and the cost members inside {@code usage}, are put into its text.
      */
     static byte[] body(ChatResponse answer) {
         if (answer.degraded() || !(answer.body() instanceof RawJsonObject raw)) {
@@ -69,7 +70,7 @@ final class Responses {
         // The served-by members exactly as toJson() writes them, and nothing else.
         JsonObject servedBy = new ChatResponse(JsonValue.EMPTY_JSON_OBJECT, answer.servedBy(), answer.requestId())
                 .toJson();
-        return raw.with(servedBy).getBytes(StandardCharsets.UTF_8);
+        return OpenAiShape.withCost(raw, servedBy, answer.cost()).getBytes(StandardCharsets.UTF_8);
     }
 
     /**

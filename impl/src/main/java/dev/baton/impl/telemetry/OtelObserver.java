@@ -12,6 +12,7 @@ import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;
+import io.opentelemetry.api.metrics.DoubleCounter;
 import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.Meter;
@@ -67,6 +68,10 @@ final class OtelObserver implements EngineObserver, HealthListener {
     private static final AttributeKey<String> TRANSITION = AttributeKey.stringKey("baton.transition");
     private static final AttributeKey<String> BALANCE = AttributeKey.stringKey("baton.balance");
     private static final AttributeKey<Long> TIER = AttributeKey.longKey("baton.tier");
+    private static final AttributeKey<String> MODEL = AttributeKey.stringKey("baton.model");
+    private static final AttributeKey<String> CALLER = AttributeKey.stringKey("baton.caller");
+    private static final AttributeKey<String> CURRENCY = AttributeKey.stringKey("baton.currency");
+    private static final AttributeKey<String> PRICE_SOURCE = AttributeKey.stringKey("baton.price_source");
     private static final Map<String, String> GEN_AI_SYSTEMS = Map.of("openai", "openai", "anthropic", "anthropic",
             "azure-openai", "az.ai.openai");
     private static final List<String> STATES = List.of("healthy", "parked", "ejected", "probe_due", "probing");
@@ -79,6 +84,7 @@ final class OtelObserver implements EngineObserver, HealthListener {
     private final LongCounter transitions;
     private final LongCounter retryRefusals;
     private final LongCounter probes;
+    private final DoubleCounter cost;
     private final DoubleHistogram duration;
     private final DoubleHistogram firstToken;
     private final DoubleHistogram attemptDuration;
@@ -102,6 +108,9 @@ final class OtelObserver implements EngineObserver, HealthListener {
         probes = meter.counterBuilder("baton.probes").setUnit("{probe}")
                 .setDescription("Background probes of ejected connections, by connection and outcome (ok, a failure "
                         + "kind, or not_sent when the connection's own limits refused it); not counted as requests").build();
+        cost = meter.counterBuilder("baton.cost").ofDoubles().setUnit("{currency}")
+                .setDescription("Estimated provider cost of served requests, by route, connection, served model, caller"
+                        + " (the named gateway key, or none), currency and price source").build();
         duration = meter.histogramBuilder("baton.request.duration").setUnit("s")
                 .setDescription("Time from admission to the end of the answer").build();
         firstToken = meter.histogramBuilder("baton.time_to_first_token").setUnit("s")
@@ -173,7 +182,18 @@ final class OtelObserver implements EngineObserver, HealthListener {
             firstToken.record(record.firstTokenMillis() / 1000.0, Attributes.of(ROUTE, route));
         }
         countAttempts(record);
+        countCost(record, route);
         trace(record, parent, route, position);
+    }
+
+    private void countCost(RequestRecord record, String route) {
+        if (record.cost() == null || record.servedBy() == null) {
+            return;
+        }
+        cost.add(record.cost().amount().doubleValue(), Attributes.builder().put(ROUTE, route)
+                .put(CONNECTION, record.servedBy().connection()).put(MODEL, record.servedBy().model())
+                .put(CALLER, record.caller() == null ? "none" : record.caller())
+                .put(CURRENCY, record.cost().currency()).put(PRICE_SOURCE, record.cost().priceSource()).build());
     }
 
     private void countAttempts(RequestRecord record) {

@@ -19,6 +19,19 @@ class RawJsonObjectTest {
             + " \"usage\": null}";
 
     @Test
+    void putsMembersIntoANestedObjectInTheSamePass() {
+        Map<String, JsonValue> cost = Map.of("cost", JsonValue.NULL);
+        Map<String, JsonValue> top = Map.of("model", Json.createValue("m"));
+        assertEquals("{\"model\":\"m\",\"usage\":{\"a\":1,\"cost\":null},\"b\":[]}",
+                RawJsonObject.of("{\"model\":\"x\",\"usage\":{\"a\":1, \"cost\": 7},\"b\":[]}").with(top, "usage", cost));
+        assertEquals("{\"usage\":{\"cost\":null}}", RawJsonObject.of("{\"usage\":{}}").with(Map.of(), "usage", cost));
+        assertEquals("{\"usage\":5}", RawJsonObject.of("{\"usage\":5}").with(Map.of(), "usage", cost),
+                "not an object: left as it is");
+        assertEquals("{\"usage\":null}", RawJsonObject.of("{\"usage\":{\"a\":1}}")
+                .with(Map.of("usage", JsonValue.NULL), "usage", cost), "replaced at the top: the top wins");
+    }
+
+    @Test
     void printsAsTheTextItWasParsedFromAndReadsAsTheParsedObject() {
         JsonObject parsed = HttpExchange.parse(CHUNK);
         JsonObject plain = Json.createReader(new StringReader(CHUNK)).readObject();

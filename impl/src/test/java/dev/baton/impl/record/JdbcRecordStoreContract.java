@@ -1,5 +1,6 @@
 package dev.baton.impl.record;
 
+import dev.baton.Cost;
 import dev.baton.FailureKind;
 import dev.baton.ServedBy;
 import dev.baton.impl.health.MutableClock;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import javax.sql.DataSource;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -36,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -98,6 +101,64 @@ abstract class JdbcRecordStoreContract {
         assertEquals(servedByStandby, read);
         assertEquals(degraded, reading.find(degraded.id()).orElseThrow());
         assertEquals(Optional.empty(), reading.find("req_unknown"));
+    }
+
+    @Test
+    void tablesFromBeforeCostsGainTheNewColumnsAndKeepTheirRows() throws Exception {
+        try (Connection c = database.getConnection(); Statement s = c.createStatement()) {
+            // The requests table as the first release made it, with one row in it.
+            s.execute("CREATE TABLE " + prefix + "requests (id VARCHAR NOT NULL PRIMARY KEY, started_at BIGINT NOT NULL,"
+                    + " ok BOOLEAN NOT NULL, status VARCHAR NOT NULL, http_status INTEGER NOT NULL, error_code VARCHAR,"
+                    + " model_requested VARCHAR, route_name VARCHAR, served_model VARCHAR, served_provider VARCHAR,"
+                    + " served_connection VARCHAR, served_position VARCHAR, served_route VARCHAR, stream BOOLEAN NOT NULL,"
+                    + " committed BOOLEAN NOT NULL, first_token_ms BIGINT, latency_ms BIGINT NOT NULL,"
+                    + " usage_json VARCHAR, degraded BOOLEAN NOT NULL)");
+            s.execute("CREATE TABLE " + prefix + "attempts (request_id VARCHAR NOT NULL, seq INTEGER NOT NULL,"
+                    + " target VARCHAR NOT NULL, connection VARCHAR, provider VARCHAR, model VARCHAR, position VARCHAR,"
+                    + " retry INTEGER NOT NULL, started_at BIGINT NOT NULL, latency_ms BIGINT NOT NULL, kind VARCHAR,"
+                    + " http_status INTEGER NOT NULL, error_type VARCHAR, error_code VARCHAR, message VARCHAR,"
+                    + " retry_after_ms BIGINT, after_commit BOOLEAN NOT NULL, abandoned BOOLEAN NOT NULL,"
+                    + " PRIMARY KEY (request_id, seq))");
+            s.execute("CREATE TABLE " + prefix + "skipped (request_id VARCHAR NOT NULL, seq INTEGER NOT NULL,"
+                    + " target VARCHAR, position VARCHAR, reason VARCHAR, PRIMARY KEY (request_id, seq))");
+            s.execute("INSERT INTO " + prefix + "requests VALUES ('req_before', " + NOW.toEpochMilli() + ", TRUE, 'ok',"
+                    + " 200, NULL, 'chat', 'chat', 'gpt-4o', 'openai', 'east', 'primary', 'chat', FALSE, FALSE, NULL, 40,"
+                    + " NULL, FALSE)");
+        }
+        RequestRecord priced = servedByStandby("req_after", NOW);
+        JdbcRecordStore store = store(settings());
+        store.save(priced);
+        store.close();
+        assertEquals(1, store.written());
+
+        JdbcRecordStore reading = store(settings());
+        assertEquals(priced, reading.find("req_after").orElseThrow());
+        RequestRecord before = reading.find("req_before").orElseThrow();
+        assertNull(before.cost());
+        assertNull(before.caller());
+        assertEquals("gpt-4o", before.servedBy().model());
+    }
+
+    @Test
+    void aCallersSpendIsSummedFromThePeriodStartOnly() throws Exception {
+        Instant periodStart = NOW.minusSeconds(3600);
+        JdbcRecordStore store = store(settings());
+        store.save(withCost(servedByStandby("req_spend_old", periodStart.minusMillis(1)), "0.5", "team-a"));
+        store.save(withCost(servedByStandby("req_spend_1", periodStart), "0.25", "team-a"));
+        store.save(withCost(servedByStandby("req_spend_2", NOW), "0.125", "team-a"));
+        store.save(withCost(servedByStandby("req_spend_other", NOW), "7", "team-b"));
+        store.save(withCost(servedByStandby("req_spend_unpriced", NOW), null, "team-a"));
+        assertTrue(store.flush(Duration.ofSeconds(10)));
+
+        assertEquals(0, new BigDecimal("0.375").compareTo(store.spentSince("team-a", periodStart)));
+        assertEquals(0, BigDecimal.ZERO.compareTo(store.spentSince("nobody", periodStart)));
+    }
+
+    private static RequestRecord withCost(RequestRecord r, String amount, String caller) {
+        return new RequestRecord(r.id(), r.startedAt(), r.ok(), r.httpStatus(), r.errorCode(), r.modelRequested(),
+                r.routeName(), r.servedBy(), r.attempts(), r.skipped(), r.stream(), r.committed(), r.firstTokenMillis(),
+                r.latencyMillis(), r.usage(), r.degraded(), amount == null ? null : new Cost(new BigDecimal(amount),
+                "USD", "custom"), caller, r.kind());
     }
 
     @Test
@@ -422,7 +483,8 @@ abstract class JdbcRecordStoreContract {
                 "ejected until 2025-03-01T12:05:00Z"));
         return new RequestRecord(id, at, true, 200, null, "chat", "chat",
                 new ServedBy("claude-sonnet-4", "anthropic", "west", "standby_b", "chat"), attempts, skipped, true,
-                true, 2700L, 3440, usage, false);
+                true, 2700L, 3440, usage, false, new Cost(new BigDecimal("0.000546"), "USD", "list"), "team-a",
+                RequestRecord.REQUEST);
     }
 
     /** The caller went away during the only attempt; the policy's degraded answer was given. */
@@ -444,7 +506,7 @@ abstract class JdbcRecordStoreContract {
                 "probe", 0, at, 12, FailureKind.CREDENTIAL, 401, "invalid_request_error", "invalid_api_key",
                 "Incorrect API key provided", null, false, false));
         return new RequestRecord(id, at, false, 401, "credential", "gpt-4o", null, null, attempts, List.of(), false,
-                false, null, 12, null, false, RequestRecord.PROBE);
+                false, null, 12, null, false, null, null, RequestRecord.PROBE);
     }
 
     /** One invalid-request attempt, nothing skipped, an error for the caller. */

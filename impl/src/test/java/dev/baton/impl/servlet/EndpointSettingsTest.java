@@ -93,6 +93,55 @@ class EndpointSettingsTest {
         assertTrue(problems(Map.of("baton.endpoint.enabeld", "true")).contains("baton.endpoint.enabeld: unknown key"));
     }
 
+    @Test
+    void readsNamedKeysWithTheirAllowlistsAndBudgets() {
+        String teamA = HexFormat.of().formatHex(GatewayKeys.sha256("team-a-key"));
+        String batch = HexFormat.of().formatHex(GatewayKeys.sha256("batch-key"));
+        EndpointSettings s = load(Map.of("baton.endpoint.keys.team-a.sha256", teamA,
+                "baton.endpoint.keys.team-a.allowed-models", "demo, gpt-5.4-mini",
+                "baton.endpoint.keys.team-a.budget", "50/1d",
+                "baton.endpoint.keys.batch_1.sha256", batch.toUpperCase()));
+
+        assertTrue(s.keysRequired(), "a named key alone makes keys required");
+        assertEquals(2, s.namedKeys().size());
+        NamedKey a = s.namedKeys().stream().filter(k -> k.name().equals("team-a")).findFirst().orElseThrow();
+        assertArrayEquals(HexFormat.of().parseHex(teamA), a.sha256());
+        assertEquals(java.util.Set.of("demo", "gpt-5.4-mini"), a.allowedModels());
+        assertEquals(Duration.ofDays(1), a.budget().period());
+        assertTrue(a.allows("demo") && !a.allows("internal"));
+        NamedKey b = s.namedKeys().stream().filter(k -> k.name().equals("batch_1")).findFirst().orElseThrow();
+        assertTrue(b.allows("internal"), "no list: whatever the endpoint allows");
+        assertEquals(null, b.budget());
+    }
+
+    @Test
+    void refusesBadNamedKeysNamingTheKey() {
+        String teamA = HexFormat.of().formatHex(GatewayKeys.sha256("team-a-key"));
+        String problems = problems(Map.ofEntries(
+                Map.entry("baton.endpoint.keys.team-a.sha256", teamA),
+                Map.entry("baton.endpoint.keys.spendy.sha256", HexFormat.of().formatHex(GatewayKeys.sha256("s"))),
+                Map.entry("baton.endpoint.keys.spendy.budget", "fifty a day"),
+                Map.entry("baton.endpoint.keys.twin.sha256", teamA),
+                Map.entry("baton.endpoint.keys.nodigest.budget", "5/1d"),
+                Map.entry("baton.endpoint.keys.pasted.sha256", "sk-my-real-key"),
+                Map.entry("baton.endpoint.keys.team-a.limit", "5"),
+                Map.entry("baton.endpoint.api-key-sha256", CHAT),
+                Map.entry("baton.endpoint.keys.old.sha256", CHAT),
+                Map.entry("baton.endpoint.admin-key-sha256", ADMIN),
+                Map.entry("baton.endpoint.keys.admin.sha256", ADMIN)));
+        assertTrue(problems.contains("baton.endpoint.keys.spendy.budget: 'fifty a day' must be written <amount>/<period>"),
+                problems);
+        assertTrue(problems.contains("baton.endpoint.keys.twin.sha256: the same key as baton.endpoint.keys.team-a.sha256"),
+                problems);
+        assertTrue(problems.contains("baton.endpoint.keys.nodigest.sha256: required"), problems);
+        assertTrue(problems.contains("baton.endpoint.keys.pasted.sha256: every entry must be 64 hex digits"), problems);
+        assertFalse(problems.contains("sk-my-real-key"), problems);
+        assertTrue(problems.contains("baton.endpoint.keys.team-a.limit: unknown key"), problems);
+        assertTrue(problems.contains("baton.endpoint.keys.old.sha256: the same key is also listed in"
+                + " baton.endpoint.api-key-sha256"), problems);
+        assertTrue(problems.contains("baton.endpoint.keys.admin.sha256: the admin key must differ"), problems);
+    }
+
     private static String problems(Map<String, String> props) {
         return assertThrows(FailoverDefinitionException.class, () -> load(props)).getMessage();
     }

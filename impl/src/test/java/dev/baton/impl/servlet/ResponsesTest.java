@@ -1,6 +1,7 @@
 package dev.baton.impl.servlet;
 
 import dev.baton.ChatResponse;
+import dev.baton.Cost;
 import dev.baton.FailureKind;
 import dev.baton.ServedBy;
 import dev.baton.exception.RequestRejectedException;
@@ -16,6 +17,7 @@ import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 
 import java.io.StringReader;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,6 +88,34 @@ class ResponsesTest {
                     StandardCharsets.UTF_8))).readObject();
 
             assertEquals(answer.toJson(), written);
+        }
+    }
+
+    @Test
+    void theCostIsSplicedIntoTheProvidersUsageAsToJsonWouldWriteIt() {
+        // A provider's own usage.cost (some aggregators send one) is replaced, never written twice.
+        String provider = "{\"id\":\"c1\",\"model\":\"m\",\"choices\":[],\"usage\":{\"prompt_tokens\":214,"
+                + "\"completion_tokens\":96,\"cost\":9,\"total_tokens\":310}}";
+        ServedBy by = new ServedBy("m", "openai", "primary", "primary", null);
+        for (Cost cost : java.util.Arrays.asList(new Cost(new BigDecimal("0.00044"), "USD", "list"),
+                new Cost(new BigDecimal("1.5E-7"), "EUR", "custom"), null)) {
+            ChatResponse answer = new ChatResponse(HttpExchange.parse(provider), by, "req_1").withCost(cost);
+
+            String text = new String(Responses.body(answer), StandardCharsets.UTF_8);
+            JsonObject written = Json.createReader(new StringReader(text)).readObject();
+
+            assertEquals(answer.toJson(), written);
+            assertEquals(1, text.split("\"cost\"", -1).length - 1, text);
+            JsonObject usage = written.getJsonObject("usage");
+            assertEquals(310, usage.getInt("total_tokens"));
+            if (cost == null) {
+                assertEquals(jakarta.json.JsonValue.NULL, usage.get("cost"));
+                assertFalse(usage.containsKey("price_source"));
+            } else {
+                assertEquals(0, cost.amount().compareTo(usage.getJsonNumber("cost").bigDecimalValue()));
+                assertEquals(cost.priceSource(), usage.getString("price_source"));
+                assertEquals(cost.currency(), usage.getString("cost_currency"));
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package dev.baton.impl.telemetry;
 
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
+import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.engine.EngineFixture;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.testkit.Behavior;
@@ -53,6 +54,8 @@ class OtelObserverTest {
         props.putAll(extra);
         props.put("baton.routes.chat.targets", "a/m,b/m");
         props.put("baton.routes.chat.retry-backoff", "1ms");
+        props.put("baton.models.m.price.input", "2.00");
+        props.put("baton.models.m.price.output", "8.00");
         OtelObserver observer = new OtelObserver(otel.getOpenTelemetry());
         engine = EngineFixture.engine(props, java.time.Clock.systemUTC(), observer, observer);
         observer.watch(engine.health());
@@ -183,6 +186,33 @@ class OtelObserverTest {
                         && "weighted".equals(p.getAttributes().get(AttributeKey.stringKey("baton.balance"))))
                 .mapToDouble(io.opentelemetry.sdk.metrics.data.DoublePointData::getValue).findFirst().orElse(-1);
         assertEquals(0.75, share, 1e-9);
+    }
+
+    @Test
+    void estimatedCostIsCountedByRouteConnectionServedModelAndCaller() throws Exception {
+        start();
+        ChatResponse first = engine.complete(ChatRequest.of("chat", "hi"), PolicyOverride.NONE, false, "team-a")
+                .get(10, TimeUnit.SECONDS);
+        ChatResponse second = engine.complete(ChatRequest.of("chat", "hello there"), PolicyOverride.NONE, false,
+                "team-a").get(10, TimeUnit.SECONDS);
+        ChatResponse anonymous = engine.complete(ChatRequest.of("chat", "hi")).get(10, TimeUnit.SECONDS);
+
+        Attributes teamA = Attributes.builder().put("baton.route", "chat").put("baton.connection", "a")
+                .put("baton.model", "m").put("baton.caller", "team-a").put("baton.currency", "USD")
+                .put("baton.price_source", "custom").build();
+        double expected = first.cost().amount().add(second.cost().amount()).doubleValue();
+        assertTrue(expected > 0);
+        List<MetricData> metrics = otel.getMetrics();
+        assertEquals(expected, doubleSum(metrics, "baton.cost", teamA), 1e-12);
+        assertEquals(anonymous.cost().amount().doubleValue(), doubleSum(metrics, "baton.cost",
+                teamA.toBuilder().put("baton.caller", "none").build()), 1e-12);
+        assertEquals("team-a", engine.findRecord(first.requestId()).orElseThrow().caller());
+    }
+
+    private static double doubleSum(List<MetricData> metrics, String name, Attributes attributes) {
+        return metrics.stream().filter(m -> m.getName().equals(name))
+                .flatMap(m -> m.getDoubleSumData().getPoints().stream())
+                .filter(p -> p.getAttributes().equals(attributes)).mapToDouble(p -> p.getValue()).sum();
     }
 
     private static long sum(List<MetricData> metrics, String name, Attributes attributes) {
