@@ -1,5 +1,6 @@
 package dev.baton.langchain4j;
 
+import dev.baton.Cost;
 import dev.baton.ServedBy;
 import dev.langchain4j.model.chat.response.ChatResponseMetadata;
 
@@ -8,7 +9,8 @@ import java.util.Optional;
 
 /**
  * LangChain4j's response metadata plus what Baton knows about the answer: which target served it,
- * Baton's request id (its record is found by it) and whether the answer is a degraded one.
+ * Baton's request id (its record is found by it), the estimated provider cost, and whether the answer
+ * is a degraded one.
  * {@link #modelName()} is the model that actually served, which may differ from the one requested.
  *
  * <pre>{@code
@@ -23,12 +25,14 @@ public class BatonResponseMetadata extends ChatResponseMetadata {
     private final ServedBy servedBy;
     private final String requestId;
     private final boolean degraded;
+    private final Cost cost;
 
     protected BatonResponseMetadata(Builder builder) {
         super(builder);
         this.servedBy = builder.servedBy;
         this.requestId = builder.requestId;
         this.degraded = builder.degraded;
+        this.cost = builder.cost;
     }
 
     /** The target that answered; empty exactly when the answer is degraded. */
@@ -46,11 +50,19 @@ public class BatonResponseMetadata extends ChatResponseMetadata {
         return degraded;
     }
 
+    /**
+     * The estimated provider cost at the served model's rate; empty when the model is unpriced, the
+     * provider reported no usage (a stream whose caller did not ask for it), or the answer is degraded.
+     */
+    public Optional<Cost> cost() {
+        return Optional.ofNullable(cost);
+    }
+
     @Override
     public Builder toBuilder() {
         Builder builder = new Builder();
         super.toBuilder(builder);
-        return builder.servedBy(servedBy).requestId(requestId).degraded(degraded);
+        return builder.servedBy(servedBy).requestId(requestId).degraded(degraded).cost(cost);
     }
 
     public static Builder builder() {
@@ -60,25 +72,27 @@ public class BatonResponseMetadata extends ChatResponseMetadata {
     @Override
     public boolean equals(Object o) {
         return o instanceof BatonResponseMetadata other && super.equals(o) && Objects.equals(servedBy, other.servedBy)
-                && Objects.equals(requestId, other.requestId) && degraded == other.degraded;
+                && Objects.equals(requestId, other.requestId) && degraded == other.degraded
+                && Objects.equals(cost, other.cost);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(super.hashCode(), servedBy, requestId, degraded);
+        return Objects.hash(super.hashCode(), servedBy, requestId, degraded, cost);
     }
 
     @Override
     public String toString() {
         return "BatonResponseMetadata{id=" + id() + ", modelName=" + modelName() + ", tokenUsage=" + tokenUsage()
                 + ", finishReason=" + finishReason() + ", servedBy=" + servedBy + ", requestId=" + requestId
-                + ", degraded=" + degraded + "}";
+                + ", degraded=" + degraded + ", cost=" + cost + "}";
     }
 
     public static class Builder extends ChatResponseMetadata.Builder<Builder> {
         private ServedBy servedBy;
         private String requestId;
         private boolean degraded;
+        private Cost cost;
 
         public Builder servedBy(ServedBy servedBy) {
             this.servedBy = servedBy;
@@ -92,6 +106,11 @@ public class BatonResponseMetadata extends ChatResponseMetadata {
 
         public Builder degraded(boolean degraded) {
             this.degraded = degraded;
+            return this;
+        }
+
+        public Builder cost(Cost cost) {
+            this.cost = cost;
             return this;
         }
 

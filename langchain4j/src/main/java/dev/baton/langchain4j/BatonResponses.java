@@ -1,5 +1,6 @@
 package dev.baton.langchain4j;
 
+import dev.baton.Cost;
 import dev.baton.ServedBy;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
@@ -43,7 +44,7 @@ final class BatonResponses {
         String reason = choice == null ? null : string(choice, "finish_reason");
         return ChatResponse.builder().aiMessage(aiMessage)
                 .metadata(metadata(string(body, "id"), answer.servedBy(), answer.requestId(), answer.degraded(),
-                        modelName(body, answer.servedBy()), finishReason(reason), usage(body)))
+                        modelName(body, answer.servedBy()), finishReason(reason), usage(body), answer.cost()))
                 .build();
     }
 
@@ -57,9 +58,18 @@ final class BatonResponses {
     }
 
     static BatonResponseMetadata metadata(String id, ServedBy servedBy, String requestId, boolean degraded,
-                                          String modelName, FinishReason finishReason, TokenUsage usage) {
+                                          String modelName, FinishReason finishReason, TokenUsage usage,
+                                          Cost cost) {
         return BatonResponseMetadata.builder().id(id).modelName(modelName).finishReason(finishReason)
-                .tokenUsage(usage).servedBy(servedBy).requestId(requestId).degraded(degraded).build();
+                .tokenUsage(usage).servedBy(servedBy).requestId(requestId).degraded(degraded).cost(cost).build();
+    }
+
+    /** The cost Baton put into a stream's usage chunk ({@code usage.cost} and its source), or {@code null}. */
+    static Cost cost(JsonObject body) {
+        if (body.get("usage") instanceof JsonObject usage && usage.get("cost") instanceof JsonNumber amount) {
+            return new Cost(amount.bigDecimalValue(), string(usage, "cost_currency"), string(usage, "price_source"));
+        }
+        return null;
     }
 
     /** OpenAI's {@code finish_reason} as LangChain4j's; {@code null} stays {@code null}. */

@@ -1,6 +1,7 @@
 package dev.baton.langchain4j;
 
 import dev.baton.ChatChunk;
+import dev.baton.Cost;
 import dev.baton.ServedBy;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
@@ -53,6 +54,7 @@ final class StreamAssembler implements Flow.Subscriber<ChatChunk> {
     private String requestId;
     private String finishReason;
     private TokenUsage usage;
+    private Cost cost;
 
     StreamAssembler(StreamingChatResponseHandler handler) {
         this.handler = handler;
@@ -86,6 +88,8 @@ final class StreamAssembler implements Flow.Subscriber<ChatChunk> {
         model = model != null ? model : BatonResponses.string(body, "model");
         TokenUsage chunkUsage = BatonResponses.usage(body);
         usage = chunkUsage != null ? chunkUsage : usage;
+        Cost chunkCost = BatonResponses.cost(body);
+        cost = chunkCost != null ? chunkCost : cost;
         JsonObject choice = BatonResponses.firstChoice(body);
         if (choice == null) {
             return; // the usage chunk has no choices
@@ -172,7 +176,8 @@ final class StreamAssembler implements Flow.Subscriber<ChatChunk> {
                             thinking.isEmpty() ? null : thinking.toString(), calls,
                             refusal.isEmpty() ? null : refusal.toString()))
                     .metadata(BatonResponses.metadata(id, servedBy, requestId, false,
-                            servedBy != null ? servedBy.model() : model, BatonResponses.finishReason(finishReason), usage))
+                            servedBy != null ? servedBy.model() : model, BatonResponses.finishReason(finishReason), usage,
+                            cost))
                     .build();
         } catch (RuntimeException handlerFailed) {
             end(null, handlerFailed);

@@ -168,6 +168,35 @@ class BatonModelsTest {
 
     @ParameterizedTest
     @EnumSource(Models.class)
+    void theEstimatedCostIsInTheMetadataAsInTheRecord(Models mode) {
+        config.set("baton.models.gpt-5.4-mini.price.input", "0.25");
+        config.set("baton.models.gpt-5.4-mini.price.output", "2");
+        start();
+
+        ChatResponse answer = call(mode, "chat", ask("Say hello.")).answer();
+
+        BatonResponseMetadata metadata = assertInstanceOf(BatonResponseMetadata.class, answer.metadata());
+        dev.baton.Cost cost = metadata.cost().orElseThrow();
+        assertEquals("custom", cost.priceSource());
+        assertEquals("USD", cost.currency());
+        assertTrue(cost.amount().signum() > 0, cost.toString());
+        RequestRecord record = container.select(FailoverChatService.class).get()
+                .findRecord(metadata.requestId()).orElseThrow();
+        assertEquals(0, record.cost().amount().compareTo(cost.amount()), "the record's " + record.cost());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Models.class)
+    void anUnpricedModelHasNoCost(Models mode) {
+        start();
+
+        ChatResponse answer = call(mode, "chat", ask("Say hello.")).answer();
+
+        assertTrue(((BatonResponseMetadata) answer.metadata()).cost().isEmpty());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Models.class)
     void aFailoverBeforeTheFirstTokenIsInvisible(Models mode) {
         start();
         sim.account("primary").setDefault(mode == Models.STREAMING
