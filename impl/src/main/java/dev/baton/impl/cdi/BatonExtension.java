@@ -23,6 +23,7 @@ import jakarta.enterprise.inject.spi.ProcessInjectionPoint;
 import jakarta.enterprise.inject.spi.WithAnnotations;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
+import dev.baton.impl.cluster.ClusterSettings;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Member;
@@ -56,6 +57,7 @@ public class BatonExtension implements Extension {
     private final Map<Class<?>, PolicyOverride> classPolicies = new ConcurrentHashMap<>();
     private volatile List<ProviderAdapterFactory> providers = List.of();
     private volatile BatonConfig config;
+    private volatile ClusterSettings cluster = ClusterSettings.MEMORY;
 
     void injectionPoint(@Observes ProcessInjectionPoint<?, FailoverChatService> event) {
         InjectionPoint ip = event.getInjectionPoint();
@@ -91,6 +93,7 @@ public class BatonExtension implements Extension {
         try {
             providers = Adapters.discover();
             config = ConfigLoader.load(mp, providers);
+            cluster = ClusterSettings.read(mp);
         } catch (FailoverDefinitionException e) {
             event.addDefinitionError(e);
             return;
@@ -122,6 +125,9 @@ public class BatonExtension implements Extension {
         }
         if (healthApiPresent()) {
             ReadinessChecks.register(event, config.routes().keySet()); // one readiness check per route
+            if (cluster.redis()) {
+                ReadinessChecks.registerCluster(event);
+            }
         }
     }
 
@@ -135,6 +141,11 @@ public class BatonExtension implements Extension {
     }
 
     /** The configuration read at deployment. */
+    /** {@code baton.cluster.*}: {@link ClusterSettings#MEMORY} unless a cluster store is configured. */
+    public ClusterSettings cluster() {
+        return cluster;
+    }
+
     public BatonConfig config() {
         if (config == null) {
             throw new IllegalStateException("Baton's configuration was not read; did the deployment fail?");

@@ -65,6 +65,8 @@ public class ChatEndpointServlet extends HttpServlet {
     private int maxBodyBytes;
     private transient Set<String> allowedModels;
     private transient IdempotencyCache idempotency;
+    /** The cluster's idempotency keys, or {@code null} on a node alone ({@code baton.cluster.store=memory}). */
+    private transient SharedIdempotency shared;
     /** Ends a request nothing else ended; the engine's deadlines end every other one well before it. */
     private transient Duration asyncTimeout;
 
@@ -79,6 +81,9 @@ public class ChatEndpointServlet extends HttpServlet {
         idempotency = new IdempotencyCache(Duration.parse(getInitParameter("idempotency-ttl")),
                 Integer.parseInt(getInitParameter("idempotency-max-entries")), Clock.systemUTC());
         asyncTimeout = lastResort(config);
+        BatonChatService chat = CDI.current().select(BatonChatService.class).get();
+        shared = chat.cluster().map(c -> new SharedIdempotency(c.store(), c.node(),
+                Duration.parse(getInitParameter("idempotency-ttl")), asyncTimeout, scheduler)).orElse(null);
     }
 
     /**
@@ -144,8 +149,9 @@ public class ChatEndpointServlet extends HttpServlet {
             new SseRelay(response, output, refusalId).subscribeTo(
                     engine.stream(request, PolicyOverride.NONE, callerRetried));
         } else if (idempotencyKey != null) {
-            completeOnce(request, callerRetried, idempotency.claim(caller, idempotencyKey, GatewayKeys.sha256(body)),
-                    response, output, refusalId);
+            byte[] bodyHash = GatewayKeys.sha256(body);
+            completeOnce(request, callerRetried, idempotency.claim(caller, idempotencyKey, bodyHash),
+                    new Keyed(caller, idempotencyKey, bodyHash), response, output, refusalId);
         } else {
             complete(request, callerRetried, response, output, refusalId);
         }
@@ -185,30 +191,62 @@ public class ChatEndpointServlet extends HttpServlet {
      * not cancelled when its caller goes away: its answer is exactly what that caller's retry with
      * the same key will want.
      */
-    private void completeOnce(ChatRequest request, boolean callerRetried, IdempotencyCache.Claim claim,
+    private void completeOnce(ChatRequest request, boolean callerRetried, IdempotencyCache.Claim claim, Keyed keyed,
                               HttpServletResponse response, AsyncOutput output, String refusalId) {
         output.start(() -> { }, () -> { });
         if (claim instanceof IdempotencyCache.Conflict) {
-            answer(response, output, Responses.refusal(422, "invalid_request_error", "idempotency_key_reused",
-                    IDEMPOTENCY_KEY, "This Idempotency-Key was already used with a different request body; "
-                            + "send a new key for a new request.", refusalId));
+            answer(response, output, keyReused(refusalId));
         } else if (claim instanceof IdempotencyCache.Attached repeat) {
             repeat.answer().whenComplete((stored, error) -> answer(response, output,
                     error == null ? stored : Responses.failure(error, refusalId)));
+        } else if (shared == null) {
+            run(request, callerRetried, (IdempotencyCache.Owner) claim, null, response, output, refusalId);
         } else {
+            // The owner here; in a cluster, another node may own the key (see SharedIdempotency).
             IdempotencyCache.Owner owner = (IdempotencyCache.Owner) claim;
-            CompletableFuture<ChatResponse> answer;
-            try {
-                answer = engine.complete(request, PolicyOverride.NONE, callerRetried);
-            } catch (RuntimeException e) {
-                answer = CompletableFuture.failedFuture(e);
-            }
-            answer.whenComplete((ok, error) -> {
-                Answer result = answerOf(ok, error, refusalId);
-                owner.settle(result);
-                answer(response, output, result);
+            shared.claim(keyed.caller(), keyed.key(), keyed.bodyHash()).whenComplete((outcome, error) -> {
+                if (outcome instanceof SharedIdempotency.Replay replay) {
+                    owner.settle(replay.answer());
+                    answer(response, output, replay.answer().replayed());
+                } else if (outcome instanceof SharedIdempotency.Conflict) {
+                    Answer refusal = keyReused(refusalId);
+                    owner.settle(refusal);
+                    answer(response, output, refusal);
+                } else {
+                    boolean claimed = outcome instanceof SharedIdempotency.Run run && run.claimed();
+                    run(request, callerRetried, owner, claimed ? keyed : null, response, output, refusalId);
+                }
             });
         }
+    }
+
+    /** Runs an idempotent request this node owns; {@code claimed} is its key when the cluster holds it for this node. */
+    private void run(ChatRequest request, boolean callerRetried, IdempotencyCache.Owner owner, Keyed claimed,
+                     HttpServletResponse response, AsyncOutput output, String refusalId) {
+        CompletableFuture<ChatResponse> answer;
+        try {
+            answer = engine.complete(request, PolicyOverride.NONE, callerRetried);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((ok, error) -> {
+            Answer result = answerOf(ok, error, refusalId);
+            owner.settle(result);
+            if (claimed != null) {
+                shared.settle(claimed.caller(), claimed.key(), claimed.bodyHash(), result);
+            }
+            answer(response, output, result);
+        });
+    }
+
+    private static Answer keyReused(String refusalId) {
+        return Responses.refusal(422, "invalid_request_error", "idempotency_key_reused", IDEMPOTENCY_KEY,
+                "This Idempotency-Key was already used with a different request body; send a new key for a new "
+                        + "request.", refusalId);
+    }
+
+    /** Who sent an idempotency key, the key, and the SHA-256 of the body it came with. */
+    private record Keyed(String caller, String key, byte[] bodyHash) {
     }
 
     private static Answer answerOf(ChatResponse ok, Throwable error, String refusalId) {

@@ -4,6 +4,7 @@ import dev.baton.impl.engine.EngineObserver;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.HealthRegistry;
 
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -55,6 +56,13 @@ public final class Telemetry {
     public void watchRecords(LongSupplier written, LongSupplier dropped, LongSupplier failed, LongSupplier queued) {
         if (otel != null) {
             otel.watchRecords(written, dropped, failed, queued);
+        }
+    }
+
+    /** Reports {@code baton.cluster.connected}: 1 while the cluster store answers, else 0. */
+    public void watchCluster(BooleanSupplier connected) {
+        if (otel != null) {
+            otel.watchCluster(connected);
         }
     }
 
