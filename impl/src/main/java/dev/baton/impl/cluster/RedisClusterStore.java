@@ -60,7 +60,7 @@ public final class RedisClusterStore implements ClusterStore {
     public RedisClusterStore(ClusterSettings settings, ThreadFactory threads, Scheduler scheduler) {
         this.settings = settings;
         this.scheduler = scheduler;
-        this.resources = ClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(1)
+        this.resources = ClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2) // Lettuce's minimum
                 .threadFactoryProvider(pool -> threads).reconnectDelay(Delay.constant(RECONNECT_EVERY)).build();
         this.uri = RedisURI.create(settings.url());
         uri.setTimeout(settings.timeout());
@@ -148,9 +148,12 @@ public final class RedisClusterStore implements ClusterStore {
 
     /** Recomputes {@link #connected()} and reports a change. */
     private synchronized void check() {
+        if (closed) {
+            return; // closing is not an outage
+        }
         StatefulRedisConnection<String, String> c = commands;
         StatefulRedisPubSubConnection<String, String> s = subscription;
-        boolean now = !closed && answering && c != null && c.isOpen() && s != null && s.isOpen();
+        boolean now = answering && c != null && c.isOpen() && s != null && s.isOpen();
         if (now != connected) {
             connected = now;
             connectivity.accept(now);
