@@ -10,16 +10,16 @@ import java.util.Map;
 import java.util.UUID;
 
 /** One node of a test cluster: an engine on real time sharing through its own connections to Redis. */
-record ClusterNode(String name, FailoverEngine engine, ClusterSync sync) implements AutoCloseable {
+public record ClusterNode(String name, FailoverEngine engine, ClusterSync sync) implements AutoCloseable {
 
     /** Settings for a cluster of test nodes: its own key prefix, so tests sharing one Redis never meet. */
-    static ClusterSettings settings(String url) {
+    public static ClusterSettings settings(String url) {
         return new ClusterSettings("redis", url, "baton-test:" + UUID.randomUUID() + ":", Duration.ofMillis(50),
                 Duration.ofSeconds(1), "unused");
     }
 
     /** Starts a node and waits until it is connected (or 5 s, for tests that start with Redis down). */
-    static ClusterNode start(String name, Map<String, String> props, ClusterSettings settings) throws InterruptedException {
+    public static ClusterNode start(String name, Map<String, String> props, ClusterSettings settings) throws InterruptedException {
         ClusterSync sync = new ClusterSync(new RedisClusterStore(settings, Thread::new, Scheduler.on(EngineFixture.TIMER)),
                 name, Clock.systemUTC());
         FailoverEngine engine = EngineFixture.engine(props, Clock.systemUTC(), sync, sync);

@@ -13,10 +13,10 @@ import java.time.Duration;
  * kill it, freeze it (SIGSTOP) and start it again on the same port. No persistence: a restarted
  * server is empty, as after a failover to a fresh replica.
  */
-final class RedisProcess implements AutoCloseable {
+public final class RedisProcess implements AutoCloseable {
 
     /** The Redis every developer machine and CI run has ({@code .ci/run} starts it when it is not answering). */
-    static final String SHARED_URL = "redis://127.0.0.1:6379";
+    public static final String SHARED_URL = "redis://127.0.0.1:6379";
 
     private final int port;
     private final Path dir;
@@ -27,7 +27,7 @@ final class RedisProcess implements AutoCloseable {
         this.dir = Files.createTempDirectory("baton-redis-");
     }
 
-    static RedisProcess start() throws Exception {
+    public static RedisProcess start() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
@@ -37,12 +37,12 @@ final class RedisProcess implements AutoCloseable {
         return redis;
     }
 
-    String url() {
+    public String url() {
         return "redis://127.0.0.1:" + port;
     }
 
     /** Starts the server (again) on its port and waits until it accepts connections. */
-    void restart() throws Exception {
+    public void restart() throws Exception {
         process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
                 "--save", "", "--appendonly", "no", "--dir", dir.toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
@@ -59,13 +59,13 @@ final class RedisProcess implements AutoCloseable {
     }
 
     /** Kills the server at once (SIGKILL): its clients see their connections reset. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor();
     }
 
     /** Freezes (SIGSTOP) or thaws (SIGCONT) the server: connections stay open, nothing is answered. */
-    void freeze(boolean frozen) throws Exception {
+    public void freeze(boolean frozen) throws Exception {
         new ProcessBuilder("kill", frozen ? "-STOP" : "-CONT", Long.toString(process.pid())).inheritIO().start().waitFor();
     }
 
