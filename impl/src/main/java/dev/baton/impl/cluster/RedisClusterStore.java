@@ -22,6 +22,7 @@ import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -138,7 +139,7 @@ public final class RedisClusterStore implements ClusterStore {
             scheduler.schedule(HEARTBEAT, this::heartbeat);
             return;
         }
-        c.async().ping().toCompletableFuture().orTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS)
+        bounded(c.async().ping())
                 .whenComplete((pong, error) -> {
                     answering = error == null;
                     check();
@@ -172,15 +173,15 @@ public final class RedisClusterStore implements ClusterStore {
             return notConnected();
         }
         // Both on one connection, so in this order: a node that re-syncs from the hash never misses a published change.
-        CompletableFuture<Boolean> stored = redis.hset(statesKey, connection, message).toCompletableFuture();
-        CompletableFuture<Long> published = redis.publish(channel, message).toCompletableFuture();
+        CompletableFuture<Boolean> stored = bounded(redis.hset(statesKey, connection, message));
+        CompletableFuture<Long> published = bounded(redis.publish(channel, message));
         return stored.thenCombine(published, (a, b) -> null);
     }
 
     @Override
     public CompletableFuture<Map<String, String>> shared() {
         RedisAsyncCommands<String, String> redis = redis();
-        return redis == null ? notConnected() : redis.hgetall(statesKey).toCompletableFuture();
+        return redis == null ? notConnected() : bounded(redis.hgetall(statesKey));
     }
 
     @Override
@@ -190,21 +191,20 @@ public final class RedisClusterStore implements ClusterStore {
             return notConnected();
         }
         // SET NX GET (Redis 7): the value already there, or null when this call set it, in one round trip.
-        return redis.setGet(settings.keyPrefix() + key, value, SetArgs.Builder.nx().px(ttl.toMillis()))
-                .toCompletableFuture();
+        return bounded(redis.setGet(settings.keyPrefix() + key, value, SetArgs.Builder.nx().px(ttl.toMillis())));
     }
 
     @Override
     public CompletableFuture<String> get(String key) {
         RedisAsyncCommands<String, String> redis = redis();
-        return redis == null ? notConnected() : redis.get(settings.keyPrefix() + key).toCompletableFuture();
+        return redis == null ? notConnected() : bounded(redis.get(settings.keyPrefix() + key));
     }
 
     @Override
     public CompletableFuture<Void> put(String key, String value, Duration ttl) {
         RedisAsyncCommands<String, String> redis = redis();
         return redis == null ? notConnected()
-                : redis.set(settings.keyPrefix() + key, value, SetArgs.Builder.px(ttl.toMillis())).toCompletableFuture()
+                : bounded(redis.set(settings.keyPrefix() + key, value, SetArgs.Builder.px(ttl.toMillis())))
                         .thenApply(ok -> null);
     }
 
@@ -212,7 +212,15 @@ public final class RedisClusterStore implements ClusterStore {
     public CompletableFuture<Void> delete(String key) {
         RedisAsyncCommands<String, String> redis = redis();
         return redis == null ? notConnected()
-                : redis.del(settings.keyPrefix() + key).toCompletableFuture().thenApply(n -> null);
+                : bounded(redis.del(settings.keyPrefix() + key)).thenApply(n -> null);
+    }
+
+    /**
+     * A command's answer, failed with a timeout once {@code timeout} has passed. Lettuce's own command timeout runs on
+     * a wheel of 100 ms ticks; this one runs on the JDK's delay thread, to the millisecond.
+     */
+    private <T> CompletableFuture<T> bounded(CompletionStage<T> command) {
+        return command.toCompletableFuture().copy().orTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private RedisAsyncCommands<String, String> redis() {
