@@ -39,6 +39,8 @@ public final class ClusterSync implements HealthListener, EngineObserver, ProbeL
 
     /** Longer than a probe may take (10 s) with a margin: a node that dies mid-probe delays the next one this long. */
     static final Duration PROBE_LEASE = Duration.ofSeconds(15);
+    /** Attempts at a probe lease before probing without one. */
+    static final int LEASE_TRIES = 5;
     /** Changes kept for the operator's cluster view. */
     static final int HISTORY = 50;
     private static final System.Logger LOG = System.getLogger("dev.baton.cluster");
@@ -48,8 +50,8 @@ public final class ClusterSync implements HealthListener, EngineObserver, ProbeL
     private final InstantSource clock;
     /** Set while a change from another node is applied: the listeners it triggers must not share it back. */
     private final ThreadLocal<Boolean> adopting = ThreadLocal.withInitial(() -> false);
-    /** When this node last changed or learned each connection's state, by the change's own time. */
-    private final Map<String, Instant> lastChange = new ConcurrentHashMap<>();
+    /** The last change this node made or learned of each connection. */
+    private final Map<String, Stamp> lastChange = new ConcurrentHashMap<>();
     /** Connections changed here while the store was unreachable: shared when it is back. */
     private final Map<String, Boolean> unshared = new ConcurrentHashMap<>();
     private final Deque<ClusterChange> history = new ArrayDeque<>();
@@ -116,10 +118,10 @@ public final class ClusterSync implements HealthListener, EngineObserver, ProbeL
         if (adopting.get() || e == null) {
             return;
         }
-        Instant at = clock.instant();
-        lastChange.merge(connection, at, (a, b) -> a.isAfter(b) ? a : b);
+        Instant at = Instant.ofEpochMilli(clock.millis()); // as it travels
         ConnectionHealth.Shared state = e.health().of(connection).shared();
         ClusterChange change = new ClusterChange(node, sequence.incrementAndGet(), at, connection, event, state, null);
+        lastChange.put(connection, Stamp.of(change));
         remember(change);
         if (!store.connected()) {
             unshared.put(connection, true);
@@ -147,11 +149,11 @@ public final class ClusterSync implements HealthListener, EngineObserver, ProbeL
         if (e == null || change.node().equals(node) || e.health().find(change.connection()).isEmpty()) {
             return; // our own, or a connection this node does not have
         }
-        Instant previous = lastChange.get(change.connection());
-        if (previous != null && !change.at().isAfter(previous)) {
+        Stamp previous = lastChange.get(change.connection());
+        if (previous != null && !previous.before(change)) {
             return; // older than what this node already did or learned
         }
-        lastChange.put(change.connection(), change.at());
+        lastChange.put(change.connection(), Stamp.of(change));
         Instant learnedAt = clock.instant();
         boolean moved;
         adopting.set(true);
@@ -209,11 +211,23 @@ public final class ClusterSync implements HealthListener, EngineObserver, ProbeL
 
     @Override
     public CompletableFuture<Boolean> claim(String connection, Instant round) {
+        return claim("probe:" + connection + ":" + round.toEpochMilli(), LEASE_TRIES);
+    }
+
+    /**
+     * A lease is not on any request's path, so a slow answer is tried again rather than taken as an outage (which
+     * would let two nodes probe); a store that is really down soon reports itself disconnected.
+     */
+    private CompletableFuture<Boolean> claim(String key, int tries) {
         if (!store.connected()) {
             return CompletableFuture.completedFuture(true); // alone for now: probe as a single node does
         }
-        return store.setIfAbsent("probe:" + connection + ":" + round.toEpochMilli(), node, PROBE_LEASE)
-                .handle((holder, error) -> error != null || holder == null || holder.equals(node));
+        return store.setIfAbsent(key, node, PROBE_LEASE).handle((holder, error) -> {
+            if (error == null) {
+                return CompletableFuture.completedFuture(holder == null || holder.equals(node)); // a retry finds its own
+            }
+            return tries > 1 ? claim(key, tries - 1) : CompletableFuture.completedFuture(true);
+        }).thenCompose(c -> c);
     }
 
     @Override
@@ -254,6 +268,21 @@ public final class ClusterSync implements HealthListener, EngineObserver, ProbeL
      */
     public record View(String node, String store, boolean connected, Instant connectedSince, Instant disconnectedSince,
                        Instant lastResync, Staleness.Figures staleness, List<ClusterChange> changes) {
+    }
+
+    /**
+     * Orders the changes of one connection: one node's by its sequence, different nodes' by their time (the
+     * later arrival wins a tie). Nodes' clocks are assumed in step (NTP) to well under the staleness.
+     */
+    private record Stamp(String node, long sequence, Instant at) {
+
+        static Stamp of(ClusterChange c) {
+            return new Stamp(c.node(), c.sequence(), c.at());
+        }
+
+        boolean before(ClusterChange c) {
+            return node.equals(c.node()) ? sequence < c.sequence() : !at.isAfter(c.at());
+        }
     }
 
     @Override

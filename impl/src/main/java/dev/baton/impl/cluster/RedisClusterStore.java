@@ -129,7 +129,11 @@ public final class RedisClusterStore implements ClusterStore {
         });
     }
 
-    /** Asks Redis for a PING every {@link #HEARTBEAT}: a Redis that is up but does not answer in time counts as down. */
+    /**
+     * Asks Redis for a PING every {@link #HEARTBEAT}: a Redis that does not answer one within a heartbeat counts as
+     * down (frozen, or a network that drops packets without closing connections). Longer than a command's timeout,
+     * so that one slow answer on a busy host is not an outage; commands are bounded on their own.
+     */
     private void heartbeat() {
         if (closed) {
             return;
@@ -139,7 +143,7 @@ public final class RedisClusterStore implements ClusterStore {
             scheduler.schedule(HEARTBEAT, this::heartbeat);
             return;
         }
-        bounded(c.async().ping())
+        c.async().ping().toCompletableFuture().copy().orTimeout(HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((pong, error) -> {
                     answering = error == null;
                     check();
