@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.NoSuchElementException;
 
 /**
  * {@code baton.cluster.*}: whether the nodes of a cluster share what they learn about providers, and
@@ -56,12 +57,22 @@ public record ClusterSettings(String store, String url, String keyPrefix, Durati
         List<String> problems = new ArrayList<>();
         String store = config.getOptionalValue(PREFIX + "store", String.class).map(s -> s.strip().toLowerCase(Locale.ROOT))
                 .orElse("memory");
-        if (!store.equals("memory") && !store.equals("redis")) {
+        if (!store.equals("memory") && !store.equals("redis") && !store.equals("invalid")) {
             problems.add(PREFIX + "store: must be memory or redis but was " + store);
         }
-        String url = config.getOptionalValue(PREFIX + "redis.url", String.class).map(String::strip).orElse(null);
+        String url;
+        try {
+            url = config.getOptionalValue(PREFIX + "redis.url", String.class).map(String::strip).orElse(null);
+        } catch (NoSuchElementException unexpanded) { // names the missing variable, never a value
+            problems.add(PREFIX + "redis.url: " + unexpanded.getMessage());
+            url = null;
+            store = "invalid";
+        }
         if (store.equals("redis")) {
-            if (url == null || url.isEmpty()) {
+            String raw = config.getConfigValue(PREFIX + "redis.url").getRawValue();
+            if ((url == null || url.isEmpty()) && raw != null && raw.contains("${")) {
+                problems.add(PREFIX + "redis.url: a variable it names is not set (" + redactedUrl(raw) + ")");
+            } else if (url == null || url.isEmpty()) {
                 problems.add(PREFIX + "redis.url: required when " + PREFIX + "store=redis "
                         + "(redis://host:6379 or rediss://:${REDIS_PASSWORD}@host:6380)");
             } else {
@@ -110,6 +121,9 @@ public record ClusterSettings(String store, String url, String keyPrefix, Durati
     }
 
     private static String urlProblem(String url) {
+        if (url.contains("${")) {
+            return "holds an expression that was not expanded (is the variable set?)";
+        }
         try {
             URI uri = new URI(url);
             if (!"redis".equals(uri.getScheme()) && !"rediss".equals(uri.getScheme())) {
@@ -118,12 +132,9 @@ public record ClusterSettings(String store, String url, String keyPrefix, Durati
             if (uri.getHost() == null) {
                 return "names no host";
             }
-            if (url.contains("${")) {
-                return "holds an expression that was not expanded (is the variable set?)";
-            }
             return null;
         } catch (URISyntaxException e) {
-            return "is not a URL";
+            return "is not a URL (characters such as / # ? % in a password must be percent-encoded)";
         }
     }
 
