@@ -180,7 +180,7 @@ class ClusterIT extends ClientSideIT {
         HttpResponse<String> refused = chat(first, null);
         assertEquals(200, refused.statusCode(), refused::body);
         assertEquals("standby", connectionOf(refused), "the first server fails over after the 429");
-        long tookMs = awaitJson(second, "v1/connections/primary", j -> "parked".equals(j.getString("rotation")),
+        long tookMs = awaitJson(second, "v1/connections/primary", j -> "parked".equals(j.getString("state")),
                 Duration.ofSeconds(2));
         System.out.println("the second server had primary parked " + tookMs + " ms after the first answered");
 
@@ -204,7 +204,7 @@ class ClusterIT extends ClientSideIT {
                 .header("Authorization", "Bearer " + Gateway.ADMIN_KEY).POST(HttpRequest.BodyPublishers.noBody())
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, restored.statusCode(), restored::body);
-        awaitJson(second, "v1/connections/primary", j -> "healthy".equals(j.getString("rotation")),
+        awaitJson(second, "v1/connections/primary", j -> "healthy".equals(j.getString("state")),
                 Duration.ofSeconds(2));
     }
 

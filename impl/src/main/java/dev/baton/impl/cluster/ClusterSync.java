@@ -136,8 +136,16 @@ public final class ClusterSync implements HealthListener, EngineObserver, ProbeL
 
     // ---- other nodes' changes, adopted ----
 
-    /** A message from the channel, or a stored state read by a re-sync. */
+    /** A message from the channel. */
     void received(String message) {
+        received(message, true);
+    }
+
+    /**
+     * @param live from the channel (its lag counts in the staleness), or a stored state read by a re-sync (which may
+     *             be hours old)
+     */
+    private void received(String message, boolean live) {
         ClusterChange change;
         try {
             change = ClusterMessages.read(message);
@@ -166,7 +174,9 @@ public final class ClusterSync implements HealthListener, EngineObserver, ProbeL
             e.probeMoved(change.connection());
         }
         long lagMillis = Math.max(0, Duration.between(change.at(), learnedAt).toMillis());
-        staleness.add(lagMillis);
+        if (live) {
+            staleness.add(lagMillis);
+        }
         remember(change.learned(learnedAt));
         LOG.log(Level.DEBUG, "learned from {0}: connection {1} {2} ({3} ms after)", change.node(), change.connection(),
                 change.event(), lagMillis);
@@ -188,20 +198,25 @@ public final class ClusterSync implements HealthListener, EngineObserver, ProbeL
         }
     }
 
-    /** Adopts what other nodes changed while apart, then shares what this node changed. */
+    /**
+     * Adopts what other nodes changed while apart, then shares what this node changed meanwhile, and its own last
+     * change of any connection the store lost (a Redis restarted empty), so that a node joining later learns it too.
+     */
     private void resync() {
         store.shared().whenComplete((states, error) -> {
             if (error != null) {
                 LOG.log(Level.DEBUG, "re-sync deferred: {0}", error.toString());
                 return; // the next connectivity change tries again
             }
-            states.values().forEach(this::received);
-            FailoverEngine e = engine;
+            states.values().forEach(m -> received(m, false));
+            lastChange.forEach((connection, stamp) -> {
+                if (stamp.node().equals(node) && !states.containsKey(connection)) {
+                    unshared.put(connection, true);
+                }
+            });
             for (String connection : List.copyOf(unshared.keySet())) {
                 unshared.remove(connection);
-                if (e != null) {
-                    share(connection, "resync");
-                }
+                share(connection, "resync");
             }
             lastResync = clock.instant();
         });

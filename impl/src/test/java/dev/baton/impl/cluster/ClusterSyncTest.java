@@ -96,6 +96,24 @@ class ClusterSyncTest {
     }
 
     @Test
+    void aNodeStartedLaterLearnsTheCurrentStatesWhenItConnects() throws Exception {
+        ClusterSettings settings = ClusterNode.settings(RedisProcess.SHARED_URL);
+        ClusterNode a = ClusterNode.start("A", route(), settings);
+        nodes.add(a);
+        sim.account("a").enqueue(Behavior.rateLimited(Duration.ofSeconds(20)));
+        assertEquals("b", chat(a).servedBy().connection());
+        a.engine().health().eject("b", Duration.ofMinutes(1), "maintenance");
+        Thread.sleep(50);
+
+        ClusterNode late = ClusterNode.start("late", route(), settings);
+        nodes.add(late);
+        await(() -> late.engine().health().of("a").availability("m").state() == Availability.State.PARKED
+                && "ejected".equals(late.engine().health().of("b").snapshot().state()), Duration.ofMillis(500),
+                "the new node adopts the stored states at its first connection");
+        assertEquals(0, late.sync().view().staleness().learned(), "old states are not counted as staleness");
+    }
+
+    @Test
     void anOperatorsEjectionAndRestorationReachEveryNode() throws Exception {
         List<ClusterNode> c = cluster(route(), "A", "B", "C");
         c.get(0).engine().health().eject("a", Duration.ofMinutes(5), "provider maintenance");
