@@ -5,6 +5,7 @@ import dev.baton.FailoverPolicy;
 import dev.baton.Route;
 import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.impl.adapter.Adapters;
+import dev.baton.impl.cluster.ClusterSettings;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.config.PolicyOverride;
@@ -23,7 +24,6 @@ import jakarta.enterprise.inject.spi.ProcessInjectionPoint;
 import jakarta.enterprise.inject.spi.WithAnnotations;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
-import dev.baton.impl.cluster.ClusterSettings;
 
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Member;
@@ -140,12 +140,12 @@ public class BatonExtension implements Extension {
         }
     }
 
-    /** The configuration read at deployment. */
     /** {@code baton.cluster.*}: {@link ClusterSettings#MEMORY} unless a cluster store is configured. */
     public ClusterSettings cluster() {
         return cluster;
     }
 
+    /** The configuration read at deployment. */
     public BatonConfig config() {
         if (config == null) {
             throw new IllegalStateException("Baton's configuration was not read; did the deployment fail?");

@@ -164,11 +164,12 @@ public final class Prober implements HealthListener {
     }
 
     private void probeIfWon(String connection, CompletableFuture<Boolean> claimed) {
-        if (!claimed.handle((won, error) -> error != null || won).join()) { // no answer from the lease: probe anyway
-            scheduleIn(connection, lease.ttl());
-            return;
+        boolean won = claimed.handle((w, error) -> error != null || w).join(); // a failed lease: probe as if alone
+        if (won) {
+            probe(connection);
+        } else {
+            scheduleIn(connection, lease.ttl()); // its outcome normally arrives first and reschedules
         }
-        probe(connection);
     }
 
     /** Probes, unless the connection is back, already probing, or its probe moved later. */
