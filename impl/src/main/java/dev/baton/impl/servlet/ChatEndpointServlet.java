@@ -72,7 +72,8 @@ public class ChatEndpointServlet extends HttpServlet {
 
     @Override
     public void init() {
-        engine = CDI.current().select(BatonChatService.class).get().engine();
+        BatonChatService chat = CDI.current().select(BatonChatService.class).get();
+        engine = chat.engine();
         scheduler = engine.scheduler();
         config = CDI.current().select(BatonExtension.class).get().config();
         maxBodyBytes = Integer.parseInt(getInitParameter("max-body-bytes"));
@@ -81,7 +82,6 @@ public class ChatEndpointServlet extends HttpServlet {
         idempotency = new IdempotencyCache(Duration.parse(getInitParameter("idempotency-ttl")),
                 Integer.parseInt(getInitParameter("idempotency-max-entries")), Clock.systemUTC());
         asyncTimeout = lastResort(config);
-        BatonChatService chat = CDI.current().select(BatonChatService.class).get();
         shared = chat.cluster().map(c -> new SharedIdempotency(c.store(), c.node(),
                 Duration.parse(getInitParameter("idempotency-ttl")), asyncTimeout, scheduler)).orElse(null);
     }
