@@ -82,8 +82,10 @@ public class ChatEndpointServlet extends HttpServlet {
         idempotency = new IdempotencyCache(Duration.parse(getInitParameter("idempotency-ttl")),
                 Integer.parseInt(getInitParameter("idempotency-max-entries")), Clock.systemUTC());
         asyncTimeout = lastResort(config);
+        // A claim lasts as long as a non-streaming request can run (a stream never carries a key).
+        Duration running = asyncTimeout.minus(config.maxStreamDuration());
         shared = chat.cluster().map(c -> new SharedIdempotency(c.store(), c.node(),
-                Duration.parse(getInitParameter("idempotency-ttl")), asyncTimeout, scheduler)).orElse(null);
+                Duration.parse(getInitParameter("idempotency-ttl")), running, scheduler)).orElse(null);
     }
 
     /**
