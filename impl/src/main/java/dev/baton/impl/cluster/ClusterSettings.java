@@ -29,6 +29,8 @@ public record ClusterSettings(String store, String url, String keyPrefix, Durati
                               String node) {
 
     public static final String PREFIX = "baton.cluster.";
+    private static final List<String> KEYS = List.of("store", "redis.url", "redis.key-prefix", "redis.timeout",
+            "redis.connect-timeout", "node");
     public static final ClusterSettings MEMORY = new ClusterSettings("memory", null, "baton:", Duration.ofMillis(50),
             Duration.ofSeconds(1), defaultNode());
 
@@ -55,6 +57,11 @@ public record ClusterSettings(String store, String url, String keyPrefix, Durati
      */
     public static ClusterSettings read(Config config) {
         List<String> problems = new ArrayList<>();
+        for (String key : config.getPropertyNames()) {
+            if (key.startsWith(PREFIX) && !KEYS.contains(key.substring(PREFIX.length()))) {
+                problems.add(key + ": unknown key (the cluster's keys are " + KEYS + "; see docs/cluster.md)");
+            }
+        }
         String store = config.getOptionalValue(PREFIX + "store", String.class).map(s -> s.strip().toLowerCase(Locale.ROOT))
                 .orElse("memory");
         if (!store.equals("memory") && !store.equals("redis") && !store.equals("invalid")) {

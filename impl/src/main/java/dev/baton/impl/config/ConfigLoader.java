@@ -278,7 +278,9 @@ public final class ConfigLoader {
     private void checkKnownKeys(Set<String> keys) {
         for (String key : keys) {
             if (key.equals(CONNECTIONS) || key.equals(ROUTES) || GLOBAL_KEYS.contains(key)
-                    || key.startsWith("baton.endpoint.") || key.startsWith(ModelProfiles.PREFIX)) {
+                    || key.startsWith("baton.endpoint.") || key.startsWith("baton.cluster.")
+                    || key.startsWith(ModelProfiles.PREFIX)) {
+                // the endpoint's and the cluster's keys are checked where they are read (EndpointSettings, ClusterSettings)
                 continue;
             }
             String[] parts = key.split("\\.", 4);

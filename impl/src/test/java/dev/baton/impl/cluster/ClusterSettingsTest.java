@@ -1,6 +1,8 @@
 package dev.baton.impl.cluster;
 
 import dev.baton.exception.FailoverDefinitionException;
+import dev.baton.impl.adapter.Adapters;
+import dev.baton.impl.config.ConfigLoader;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import org.eclipse.microprofile.config.Config;
@@ -80,6 +82,26 @@ class ClusterSettingsTest {
                         "baton.cluster.redis.url", "redis://:${BATON_TEST_UNSET_VARIABLE}@redis.example:6379"))));
         assertTrue(e.getMessage().contains("baton.cluster.redis.url: "), e.getMessage());
         assertTrue(e.getMessage().contains("a variable it names is not set"), e.getMessage());
+    }
+
+    @Test
+    void theEngineConfigurationLeavesTheClusterKeysToThese() {
+        Config config = config(Map.of(
+                "baton.connections.a.provider", "openai",
+                "baton.connections.a.base-url", "http://127.0.0.1:9/v1",
+                "baton.connections.a.api-key", "sk-test-cluster-0123456789",
+                "baton.connections.a.models", "m",
+                "baton.cluster.store", "redis",
+                "baton.cluster.redis.url", "redis://127.0.0.1:6379"));
+        assertEquals(1, ConfigLoader.load(config, Adapters.discover()).connections().size());
+        assertTrue(ClusterSettings.read(config).redis());
+    }
+
+    @Test
+    void aMisspeltKeyIsRefused() {
+        FailoverDefinitionException e = assertThrows(FailoverDefinitionException.class, () -> ClusterSettings.read(
+                config(Map.of("baton.cluster.redis.timout", "20ms"))));
+        assertTrue(e.getMessage().contains("baton.cluster.redis.timout: unknown key"), e.getMessage());
     }
 
     @Test
