@@ -89,7 +89,9 @@ public class BatonChatService implements FailoverChatService {
         List<EngineObserver> observers = List.of(stats, telemetry.observer());
         ClusterSettings clustered = extension.cluster();
         if (clustered.redis()) {
-            cluster = new ClusterSync(new RedisClusterStore(clustered, Threads.named(threads, "baton-redis-"),
+            // Plain threads: Lettuce's timer waits for its thread to run, and Open Liberty runs a managed thread only
+            // once the application has started, which it has not while this bean is being created.
+            cluster = new ClusterSync(new RedisClusterStore(clustered, Threads.named(Thread::new, "baton-redis-"),
                     Scheduler.on(timer)), clustered.node(), clock);
             listener = HealthListener.both(listener, cluster);
             observers = List.of(stats, telemetry.observer(), cluster);
