@@ -7,6 +7,9 @@ import dev.baton.FailoverChatService;
 import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.adapter.Adapters;
+import dev.baton.impl.cluster.ClusterSettings;
+import dev.baton.impl.cluster.ClusterSync;
+import dev.baton.impl.cluster.RedisClusterStore;
 import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.concurrent.Threads;
 import dev.baton.impl.config.BatonConfig;
@@ -68,6 +71,8 @@ public class BatonChatService implements FailoverChatService {
     private RecordStore store;
     private ConnectionStats stats;
     private TransactionCheck transactions;
+    /** The cluster's shared view ({@code baton.cluster.store=redis}), or {@code null} on a node alone. */
+    private ClusterSync cluster;
 
     @PostConstruct
     void start() {
@@ -80,11 +85,25 @@ public class BatonChatService implements FailoverChatService {
         store = recordStore(config, threads);
         stats = new ConnectionStats(Clock.systemUTC());
         Clock clock = Clock.systemUTC();
+        HealthListener listener = HealthListener.both(new LoggingHealthListener(), telemetry.healthListener());
+        List<EngineObserver> observers = List.of(stats, telemetry.observer());
+        ClusterSettings clustered = extension.cluster();
+        if (clustered.redis()) {
+            // Plain threads: Lettuce's timer waits for its thread to run, and Open Liberty runs a managed thread only
+            // once the application has started, which it has not while this bean is being created.
+            cluster = new ClusterSync(new RedisClusterStore(clustered, Threads.named(Thread::new, "baton-redis-"),
+                    Scheduler.on(timer)), clustered.node(), clock);
+            listener = HealthListener.both(listener, cluster);
+            observers = List.of(stats, telemetry.observer(), cluster);
+        }
         engine = new FailoverEngine(config, Adapters.create(extension.providers(), http, config, clock), store, clock,
-                timer, HealthListener.both(new LoggingHealthListener(), telemetry.healthListener()),
-                EngineObserver.of(List.of(stats, telemetry.observer())));
+                timer, listener, EngineObserver.of(observers));
         telemetry.watch(engine.health());
         telemetry.watchShares(engine.balancer());
+        if (cluster != null) {
+            cluster.attach(engine); // connects in the background: the application starts whether Redis answers or not
+            telemetry.watchCluster(cluster::connected);
+        }
         if (store instanceof JdbcRecordStore jdbc) {
             telemetry.watchRecords(jdbc::written, jdbc::dropped, jdbc::failed, jdbc::queued);
         }
@@ -136,6 +155,9 @@ public class BatonChatService implements FailoverChatService {
 
     @PreDestroy
     void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
         http.close();
         timer.shutdownNow();
         if (store instanceof AutoCloseable closeable) {
@@ -194,6 +216,11 @@ public class BatonChatService implements FailoverChatService {
     /** The engine, for the endpoint and operators' views. */
     public FailoverEngine engine() {
         return engine;
+    }
+
+    /** The cluster's shared view, or empty on a node alone. */
+    public Optional<ClusterSync> cluster() {
+        return Optional.ofNullable(cluster);
     }
 
     /** Every connection's recent counts, for operators' views. */

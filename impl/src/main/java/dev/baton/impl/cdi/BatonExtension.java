@@ -5,6 +5,7 @@ import dev.baton.FailoverPolicy;
 import dev.baton.Route;
 import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.impl.adapter.Adapters;
+import dev.baton.impl.cluster.ClusterSettings;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.config.PolicyOverride;
@@ -56,6 +57,7 @@ public class BatonExtension implements Extension {
     private final Map<Class<?>, PolicyOverride> classPolicies = new ConcurrentHashMap<>();
     private volatile List<ProviderAdapterFactory> providers = List.of();
     private volatile BatonConfig config;
+    private volatile ClusterSettings cluster = ClusterSettings.MEMORY;
 
     void injectionPoint(@Observes ProcessInjectionPoint<?, FailoverChatService> event) {
         InjectionPoint ip = event.getInjectionPoint();
@@ -91,6 +93,7 @@ public class BatonExtension implements Extension {
         try {
             providers = Adapters.discover();
             config = ConfigLoader.load(mp, providers);
+            cluster = ClusterSettings.read(mp);
         } catch (FailoverDefinitionException e) {
             event.addDefinitionError(e);
             return;
@@ -122,6 +125,9 @@ public class BatonExtension implements Extension {
         }
         if (healthApiPresent()) {
             ReadinessChecks.register(event, config.routes().keySet()); // one readiness check per route
+            if (cluster.redis()) {
+                ReadinessChecks.registerCluster(event);
+            }
         }
     }
 
@@ -132,6 +138,11 @@ public class BatonExtension implements Extension {
         } catch (ClassNotFoundException | LinkageError e) {
             return false;
         }
+    }
+
+    /** {@code baton.cluster.*}: {@link ClusterSettings#MEMORY} unless a cluster store is configured. */
+    public ClusterSettings cluster() {
+        return cluster;
     }
 
     /** The configuration read at deployment. */

@@ -1,5 +1,6 @@
 package dev.baton.impl.cdi;
 
+import dev.baton.impl.readiness.ClusterReadiness;
 import dev.baton.impl.readiness.RouteReadiness;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
@@ -18,6 +19,20 @@ import java.util.Collection;
 final class ReadinessChecks {
 
     private ReadinessChecks() {
+    }
+
+    /** The cluster store's check: always UP (Redis is a helper, never needed to serve), with its state in the data. */
+    static void registerCluster(AfterBeanDiscovery event) {
+        event.addBean()
+                .beanClass(ClusterReadiness.class)
+                .types(HealthCheck.class, Object.class)
+                .qualifiers(Readiness.Literal.INSTANCE, Any.Literal.INSTANCE)
+                .scope(Singleton.class)
+                .id("baton-cluster-readiness")
+                .createWith(context -> {
+                    BatonChatService service = CDI.current().select(BatonChatService.class).get();
+                    return new ClusterReadiness(service::cluster);
+                });
     }
 
     static void register(AfterBeanDiscovery event, Collection<String> routes) {

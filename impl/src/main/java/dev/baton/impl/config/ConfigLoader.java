@@ -297,9 +297,11 @@ public final class ConfigLoader {
     private void checkKnownKeys(Set<String> keys) {
         for (String key : keys) {
             if (key.equals(CONNECTIONS) || key.equals(ROUTES) || GLOBAL_KEYS.contains(key)
-                    || key.startsWith("baton.endpoint.") || key.startsWith(ModelProfiles.PREFIX)
+                    || key.startsWith("baton.endpoint.") || key.startsWith("baton.cluster.")
+                    || key.startsWith(ModelProfiles.PREFIX)
                     // read and checked by the optional baton-langchain4j module
                     || key.startsWith("baton.langchain4j.")) {
+                // the endpoint's and the cluster's keys are checked where they are read (EndpointSettings, ClusterSettings)
                 continue;
             }
             String[] parts = key.split("\\.", 4);

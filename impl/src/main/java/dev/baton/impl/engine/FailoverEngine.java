@@ -184,6 +184,19 @@ public final class FailoverEngine {
         return ctx.balancer();
     }
 
+    /**
+     * Lets {@code lease} decide which node of a cluster sends each due background probe (by default this node
+     * always does). Set before the first request.
+     */
+    public void shareProbes(ProbeLease lease) {
+        prober.lease(lease);
+    }
+
+    /** Another node moved {@code connection}'s next probe (see {@code ConnectionHealth.adopt}): schedule it again. */
+    public void probeMoved(String connection) {
+        prober.schedule(connection);
+    }
+
     public BatonConfig config() {
         return ctx.config();
     }

@@ -66,6 +66,7 @@ public final class Prober implements HealthListener {
     private static final JsonProvider JSON = JsonProvider.provider();
     private static final SecureRandom IDS = new SecureRandom();
 
+    private volatile ProbeLease lease = ProbeLease.ALONE;
     /** Set once by {@link #start}; the health listener is needed before the context exists. */
     private volatile EngineContext ctx;
     private final Map<String, Scheduler.Scheduled> scheduled = new HashMap<>();
@@ -106,8 +107,13 @@ public final class Prober implements HealthListener {
         }
     }
 
+    /** Who may send a due probe: this node, or one node of a cluster (set before any ejection can happen). */
+    void lease(ProbeLease lease) {
+        this.lease = lease;
+    }
+
     /** Schedules the connection's next probe, when it is ejected in background mode and no probe is in flight. */
-    private void schedule(String connection) {
+    void schedule(String connection) {
         EngineContext c = ctx;
         if (c == null) {
             return;
@@ -117,7 +123,11 @@ public final class Prober implements HealthListener {
             return;
         }
         // A millisecond past the due time: the wait runs on the ticker, the health on the wall clock.
-        Duration delay = Duration.between(c.clock().instant(), at).plusMillis(1);
+        scheduleIn(connection, Duration.between(c.clock().instant(), at).plusMillis(1));
+    }
+
+    private void scheduleIn(String connection, Duration delay) {
+        EngineContext c = ctx;
         synchronized (scheduled) {
             Scheduler.Scheduled next;
             try {
@@ -132,8 +142,38 @@ public final class Prober implements HealthListener {
         }
     }
 
-    /** The scheduled time came: probe, unless the connection is back, already probing, or its probe moved later. */
+    /**
+     * The scheduled time came: when the lease gives this node the probe of this round (always, on a
+     * node alone), probe; when another node of the cluster has it, look again once its lease could have
+     * run out, unless its outcome arrives first (which reschedules).
+     */
     private void due(String connection) {
+        Instant round = ctx.health().of(connection).nextProbeAt();
+        if (round != null && ctx.clock().instant().isBefore(round)) {
+            schedule(connection); // moved later since it was scheduled
+            return;
+        }
+        CompletableFuture<Boolean> claimed = round == null ? CompletableFuture.completedFuture(true)
+                : lease.claim(connection, round);
+        if (claimed.isDone()) {
+            probeIfWon(connection, claimed);
+        } else {
+            claimed.whenComplete((won, error) -> ctx.scheduler().schedule(Duration.ZERO,
+                    () -> probeIfWon(connection, claimed)));
+        }
+    }
+
+    private void probeIfWon(String connection, CompletableFuture<Boolean> claimed) {
+        boolean won = claimed.handle((w, error) -> error != null || w).join(); // a failed lease: probe as if alone
+        if (won) {
+            probe(connection);
+        } else {
+            scheduleIn(connection, lease.ttl()); // its outcome normally arrives first and reschedules
+        }
+    }
+
+    /** Probes, unless the connection is back, already probing, or its probe moved later. */
+    private void probe(String connection) {
         ConnectionHealth health = ctx.health().of(connection);
         if (!health.startProbe()) {
             schedule(connection);

@@ -324,6 +324,79 @@ public final class ConnectionHealth {
         return a.compareTo(b) <= 0 ? a : b;
     }
 
+    /**
+     * What other nodes of a cluster are told after a change: the ejection (with its wait) and the
+     * parking. Counts of failures stay each node's own.
+     */
+    public synchronized Shared shared() {
+        boolean out = state != State.HEALTHY;
+        return new Shared(out ? "ejected" : "healthy", out ? ejectedUntil : null, out ? ejectedBy : null,
+                out ? ejectReason : null, probeInterval, coolOff, parkedUntil, parkedUntil == null ? null : parkCause);
+    }
+
+    /**
+     * Takes another node's view of this connection (see {@code dev.baton.impl.cluster}): its
+     * ejection or return to rotation, and its parking, replace this node's. Listeners are told of what
+     * changed, as for a change of this node's own, except that a connection ejected again by another
+     * node's failed probe is not reported as a new ejection.
+     *
+     * @return {@code true} when the connection is still out but its next probe moved, which the caller passes on to
+     *         the prober
+     */
+    public boolean adopt(Shared other) {
+        boolean ejected = false;
+        boolean restored = false;
+        boolean moved = false;
+        boolean parked = false;
+        synchronized (this) {
+            boolean wasOut = state != State.HEALTHY;
+            if ("ejected".equals(other.state()) && other.ejectedUntil() != null) {
+                moved = wasOut && !other.ejectedUntil().equals(ejectedUntil);
+                ejected = !wasOut;
+                state = State.EJECTED;
+                ejectedUntil = other.ejectedUntil();
+                ejectedBy = other.ejectedBy();
+                ejectReason = other.ejectReason();
+                probeInterval = other.probeInterval() != null ? other.probeInterval() : probeInterval;
+                coolOff = other.coolOff() != null ? other.coolOff() : coolOff;
+            } else if ("healthy".equals(other.state()) && wasOut) {
+                backInRotation();
+                restored = true;
+            }
+            parked = other.parkedUntil() != null && !other.parkedUntil().equals(parkedUntil)
+                    && clock.instant().isBefore(other.parkedUntil());
+            parkedUntil = other.parkedUntil();
+            parkCause = other.parkCause();
+        }
+        if (ejected) {
+            listener.ejected(connection, Duration.between(clock.instant(), other.ejectedUntil()),
+                    BY_OPERATOR.equals(other.ejectedBy()) ? OPERATOR_CAUSE : other.ejectReason());
+        }
+        if (restored) {
+            listener.restored(connection);
+        }
+        if (parked) {
+            listener.parked(connection, other.parkedUntil(), other.parkCause());
+        }
+        return moved;
+    }
+
+    /**
+     * The part of a connection's health a cluster shares (see {@link #shared()}).
+     *
+     * @param state         {@code healthy} or {@code ejected} (a probe in flight counts as ejected)
+     * @param ejectedUntil  when the next probe is due; {@code null} when healthy
+     * @param ejectedBy     {@code failures} or {@code operator}; {@code null} when healthy
+     * @param ejectReason   the failure kind or the operator's reason; {@code null} when healthy
+     * @param probeInterval background mode: the wait after the next failed probe
+     * @param coolOff       request mode: the next ejection's length
+     * @param parkedUntil   when the last parking ends (possibly past), or {@code null}
+     * @param parkCause     {@code rate_limit} or {@code spend_limit}, or {@code null}
+     */
+    public record Shared(String state, Instant ejectedUntil, String ejectedBy, String ejectReason,
+                         Duration probeInterval, Duration coolOff, Instant parkedUntil, String parkCause) {
+    }
+
     /** A consistent view for status endpoints, metrics and tests. */
     public synchronized Snapshot snapshot() {
         Instant now = clock.instant();

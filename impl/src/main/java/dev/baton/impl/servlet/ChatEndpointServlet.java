@@ -81,12 +81,15 @@ public class ChatEndpointServlet extends HttpServlet {
     /** What each named key with a budget has spent; see {@link #metered}. */
     private transient KeyBudgets budgets;
     private transient IdempotencyCache idempotency;
+    /** The cluster's idempotency keys, or {@code null} on a node alone ({@code baton.cluster.store=memory}). */
+    private transient SharedIdempotency shared;
     /** Ends a request nothing else ended; the engine's deadlines end every other one well before it. */
     private transient Duration asyncTimeout;
 
     @Override
     public void init() {
-        engine = CDI.current().select(BatonChatService.class).get().engine();
+        BatonChatService chat = CDI.current().select(BatonChatService.class).get();
+        engine = chat.engine();
         scheduler = engine.scheduler();
         config = CDI.current().select(BatonExtension.class).get().config();
         maxBodyBytes = Integer.parseInt(getInitParameter("max-body-bytes"));
@@ -98,7 +101,11 @@ public class ChatEndpointServlet extends HttpServlet {
         EndpointSettings settings = EndpointSettings.load(ConfigProvider.getConfig(getServletContext().getClassLoader()));
         budgets = new KeyBudgets(settings.namedKeys(), Clock.systemUTC());
         BudgetSetup.check(config, settings.namedKeys());
-        BudgetSetup.restore(budgets, settings.namedKeys(), CDI.current().select(BatonChatService.class).get().recordStore());
+        BudgetSetup.restore(budgets, settings.namedKeys(), chat.recordStore());
+        // A claim lasts as long as a non-streaming request can run (a stream never carries a key).
+        Duration running = asyncTimeout.minus(config.maxStreamDuration());
+        shared = chat.cluster().map(c -> new SharedIdempotency(c.store(), c.node(),
+                Duration.parse(getInitParameter("idempotency-ttl")), running, scheduler)).orElse(null);
     }
 
     /**
@@ -184,8 +191,9 @@ public class ChatEndpointServlet extends HttpServlet {
             new SseRelay(response, output, refusalId, metered, hideUsage).subscribeTo(
                     engine.stream(hideUsage ? withUsage(request) : request, PolicyOverride.NONE, callerRetried, keyName));
         } else if (idempotencyKey != null) {
-            completeOnce(request, callerRetried, idempotency.claim(caller, idempotencyKey, GatewayKeys.sha256(body)),
-                    response, output, refusalId, metered, keyName);
+            byte[] bodyHash = GatewayKeys.sha256(body);
+            completeOnce(request, callerRetried, idempotency.claim(caller, idempotencyKey, bodyHash),
+                    new Keyed(caller, idempotencyKey, bodyHash), response, output, refusalId, metered, keyName);
         } else {
             complete(request, callerRetried, response, output, refusalId, metered, keyName);
         }
@@ -284,32 +292,67 @@ public class ChatEndpointServlet extends HttpServlet {
      * not cancelled when its caller goes away: its answer is exactly what that caller's retry with
      * the same key will want.
      */
-    private void completeOnce(ChatRequest request, boolean callerRetried, IdempotencyCache.Claim claim,
+    private void completeOnce(ChatRequest request, boolean callerRetried, IdempotencyCache.Claim claim, Keyed keyed,
                               HttpServletResponse response, AsyncOutput output, String refusalId, Metered metered,
                               String keyName) {
         output.start(() -> { }, () -> { });
         if (claim instanceof IdempotencyCache.Conflict) {
-            answer(response, output, Responses.refusal(422, "invalid_request_error", "idempotency_key_reused",
-                    IDEMPOTENCY_KEY, "This Idempotency-Key was already used with a different request body; "
-                            + "send a new key for a new request.", refusalId));
+            answer(response, output, keyReused(refusalId));
         } else if (claim instanceof IdempotencyCache.Attached repeat) {
             repeat.answer().whenComplete((stored, error) -> answer(response, output,
                     error == null ? stored : Responses.failure(error, refusalId)));
+        } else if (shared == null) {
+            run(request, callerRetried, (IdempotencyCache.Owner) claim, null, response, output, refusalId, metered,
+                    keyName);
         } else {
+            // The owner here; in a cluster, another node may own the key (see SharedIdempotency).
             IdempotencyCache.Owner owner = (IdempotencyCache.Owner) claim;
-            CompletableFuture<ChatResponse> answer;
-            try {
-                answer = engine.complete(request, PolicyOverride.NONE, callerRetried, keyName);
-            } catch (RuntimeException e) {
-                answer = CompletableFuture.failedFuture(e);
-            }
-            answer.whenComplete((ok, error) -> {
-                charge(metered, ok); // a repeat is answered from this one and charged nothing
-                Answer result = answerOf(ok, error, refusalId);
-                owner.settle(result);
-                answer(response, output, result);
+            shared.claim(keyed.caller(), keyed.key(), keyed.bodyHash()).whenComplete((outcome, error) -> {
+                if (outcome instanceof SharedIdempotency.Replay replay) {
+                    owner.settle(replay.answer());
+                    answer(response, output, replay.answer().replayed());
+                } else if (outcome instanceof SharedIdempotency.Conflict) {
+                    Answer refusal = keyReused(refusalId);
+                    owner.settle(refusal);
+                    answer(response, output, refusal);
+                } else {
+                    boolean claimed = outcome instanceof SharedIdempotency.Run run && run.claimed();
+                    run(request, callerRetried, owner, claimed ? keyed : null, response, output, refusalId, metered,
+                            keyName);
+                }
             });
         }
+    }
+
+    /** Runs an idempotent request this node owns; {@code claimed} is its key when the cluster holds it for this node. */
+    private void run(ChatRequest request, boolean callerRetried, IdempotencyCache.Owner owner, Keyed claimed,
+                     HttpServletResponse response, AsyncOutput output, String refusalId, Metered metered,
+                     String keyName) {
+        CompletableFuture<ChatResponse> answer;
+        try {
+            answer = engine.complete(request, PolicyOverride.NONE, callerRetried, keyName);
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.failedFuture(e);
+        }
+        answer.whenComplete((ok, error) -> {
+            charge(metered, ok); // a repeat is answered from this one and charged nothing
+            Answer result = answerOf(ok, error, refusalId);
+            owner.settle(result);
+            if (claimed != null) {
+                shared.settle(claimed.caller(), claimed.key(), claimed.bodyHash(), result);
+            }
+            answer(response, output, result);
+        });
+    }
+
+    private static Answer keyReused(String refusalId) {
+        return Responses.refusal(422, "invalid_request_error", "idempotency_key_reused", IDEMPOTENCY_KEY,
+                "This Idempotency-Key was already used with a different request body; send a new key for a new "
+                        + "request.", refusalId);
+    }
+
+    /** Who sent an idempotency key, the key, and the SHA-256 of the body it came with. */
+    private record Keyed(String caller, String key, byte[] bodyHash) {
     }
 
     private static Answer answerOf(ChatResponse ok, Throwable error, String refusalId) {

@@ -44,9 +44,10 @@ public class EndpointInitializer implements ServletContainerInitializer {
             ServletRegistration.Dynamic operator = context.addServlet("baton-operator", OperatorServlet.class);
             operator.setAsyncSupported(true);
             operator.setInitParameter("path", settings.path());
-            operator.addMapping(settings.path() + "/connections/*", settings.path() + "/records/*");
-            LOG.log(Level.INFO, "Baton operator endpoints at {0}{1}/connections and {1}/records", context.getContextPath(),
-                    settings.path());
+            operator.addMapping(settings.path() + "/connections/*", settings.path() + "/records/*",
+                    settings.path() + "/cluster");
+            LOG.log(Level.INFO, "Baton operator endpoints at {0}{1}/connections, {1}/records and {1}/cluster",
+                    context.getContextPath(), settings.path());
         }
         if (!settings.keysRequired()) {
             LOG.log(Level.WARNING, "Baton endpoint at {0}{1} accepts callers without a gateway key: set "

@@ -24,7 +24,7 @@ import java.util.List;
 /** The endpoint's JSON shapes: OpenAI-style errors, the request record and a connection's state. */
 final class Json {
 
-    private static final JsonProvider JSON = JsonProvider.provider();
+    static final JsonProvider JSON = JsonProvider.provider();
 
     private Json() {
     }

@@ -4,6 +4,8 @@ import dev.baton.exception.FailoverException;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.cdi.BatonChatService;
 import dev.baton.impl.cdi.BatonExtension;
+import dev.baton.impl.cluster.ClusterChange;
+import dev.baton.impl.cluster.ClusterSync;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConnectionConfig;
 import dev.baton.impl.engine.FailoverEngine;
@@ -14,6 +16,7 @@ import dev.baton.spi.RecordQuery;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -23,6 +26,7 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -43,12 +47,13 @@ public class OperatorServlet extends HttpServlet {
 
     private transient FailoverEngine engine;
     private transient ConnectionStats stats;
+    private transient ClusterSync cluster;
     private transient Map<String, ConnectionConfig> connections;
     private String path;
 
     /** Whether {@code relative} (the path below the endpoint's mount point) is one of these endpoints. */
     static boolean handles(String relative) {
-        return relative.equals("/connections") || relative.startsWith("/connections/")
+        return relative.equals("/connections") || relative.startsWith("/connections/") || relative.equals("/cluster")
                 || relative.equals("/records") || relative.startsWith("/records/");
     }
 
@@ -62,6 +67,53 @@ public class OperatorServlet extends HttpServlet {
         config.connections().forEach(c -> byName.put(c.name(), c));
         connections = Map.copyOf(byName);
         path = getInitParameter("path");
+        cluster = chat.cluster().orElse(null);
+    }
+
+    /**
+     * {@code GET cluster}: this node, the cluster store and whether it answers, how late other nodes' changes
+     * arrived, and the last changes shared from here and learned from elsewhere (which node, what, when).
+     */
+    private JsonObject cluster() {
+        if (cluster == null) {
+            return Json.object().add("store", "memory").add("node", JsonValue.NULL)
+                    .add("connected", false).build();
+        }
+        ClusterSync.View view = cluster.view();
+        JsonArrayBuilder changes = Json.array();
+        for (ClusterChange c : view.changes()) {
+            ConnectionHealth.Shared s = c.state();
+            changes.add(Json.object()
+                    .add("node", c.node())
+                    .add("connection", c.connection())
+                    .add("event", c.event())
+                    .add("at", c.at().toString())
+                    .add("learned_at", text(c.learnedAt()))
+                    .add("lag_ms", c.learnedAt() == null ? JsonValue.NULL
+                            : Json.JSON.createValue(Duration.between(c.at(), c.learnedAt()).toMillis()))
+                    .add("state", s.state())
+                    .add("ejected_until", text(s.ejectedUntil()))
+                    .add("ejected_by", s.ejectedBy() == null ? JsonValue.NULL : Json.JSON.createValue(s.ejectedBy()))
+                    .add("parked_until", text(s.parkedUntil())));
+        }
+        return Json.object()
+                .add("store", view.store())
+                .add("node", view.node())
+                .add("connected", view.connected())
+                .add("connected_since", text(view.connectedSince()))
+                .add("disconnected_since", text(view.disconnectedSince()))
+                .add("last_resync", text(view.lastResync()))
+                .add("staleness_ms", Json.object()
+                        .add("learned", view.staleness().learned())
+                        .add("p50", view.staleness().p50())
+                        .add("p99", view.staleness().p99())
+                        .add("max", view.staleness().max()))
+                .add("changes", changes)
+                .build();
+    }
+
+    private static JsonValue text(Instant instant) {
+        return instant == null ? JsonValue.NULL : Json.JSON.createValue(instant.toString());
     }
 
     @Override
@@ -75,6 +127,8 @@ public class OperatorServlet extends HttpServlet {
                 Responses.json(resp, 200, Json.list(data));
             } else if (parts.length == 2 && parts[0].equals("connections")) {
                 Responses.json(resp, 200, connection(health(parts[1]).snapshot()));
+            } else if (parts.length == 1 && parts[0].equals("cluster")) {
+                Responses.json(resp, 200, cluster());
             } else if (parts.length == 1 && parts[0].equals("records")) {
                 RecordQuery query = OperatorRequests.recordQuery(req.getParameterMap(), connections.keySet());
                 JsonArrayBuilder data = Json.array();

@@ -30,6 +30,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -150,6 +151,13 @@ final class OtelObserver implements EngineObserver, HealthListener {
                         gauge.record(s.share(), attributes.build());
                     }
                 });
+    }
+
+    /** {@code baton.cluster.connected}: whether this node shares connection states with the cluster now. */
+    void watchCluster(BooleanSupplier connected) {
+        meter.gaugeBuilder("baton.cluster.connected").ofLongs().setUnit("1")
+                .setDescription("1 while the cluster store (Redis) answers, 0 while this node serves on its own state")
+                .buildWithCallback(gauge -> gauge.record(connected.getAsBoolean() ? 1 : 0));
     }
 
     /** The record store's counters; {@code baton.records} by {@code baton.state} (written, dropped, failed) and queued. */

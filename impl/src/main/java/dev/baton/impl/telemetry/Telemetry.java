@@ -5,6 +5,7 @@ import dev.baton.impl.engine.EngineObserver;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.HealthRegistry;
 
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -63,6 +64,13 @@ public final class Telemetry {
     public void watchShares(Balancer balancer) {
         if (otel != null) {
             otel.watchShares(balancer);
+        }
+    }
+
+    /** Reports {@code baton.cluster.connected}: 1 while the cluster store answers, else 0. */
+    public void watchCluster(BooleanSupplier connected) {
+        if (otel != null) {
+            otel.watchCluster(connected);
         }
     }
 

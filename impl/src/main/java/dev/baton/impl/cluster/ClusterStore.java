@@ -1,0 +1,58 @@
+package dev.baton.impl.cluster;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * Where the nodes of a cluster meet: a shared table of connection states with a channel announcing
+ * each change, and short-lived keys for probe leases and idempotency claims. {@link RedisClusterStore}
+ * is the one implementation; another store (a database, a data grid) implements these few operations.
+ *
+ * <p>Nothing here may block its caller: every operation returns at once and completes (or fails)
+ * within the store's timeout. A store that cannot be reached fails its futures; the caller goes on
+ * with its own local state. Keys are given without the configured prefix, which the store adds.
+ */
+public interface ClusterStore extends AutoCloseable {
+
+    /**
+     * Starts connecting in the background (a store that is down does not fail this call) and keeps
+     * reconnecting until {@link #close()}.
+     *
+     * @param messages     every message {@link #share}d by any node, this one included, as it arrives
+     * @param connectivity told {@code true} each time the store becomes reachable (after which the caller
+     *                     re-syncs) and {@code false} each time it stops being so
+     */
+    void start(Consumer<String> messages, Consumer<Boolean> connectivity);
+
+    /** Whether the store answers now. */
+    boolean connected();
+
+    /** Records {@code message} as {@code connection}'s shared state and announces it to every node. Never blocks. */
+    CompletableFuture<Void> share(String connection, String message);
+
+    /** Every connection's last shared state, by connection name. */
+    CompletableFuture<Map<String, String>> shared();
+
+    /**
+     * Sets {@code key} to {@code value} for {@code ttl} unless it exists.
+     *
+     * @return {@code null} when this call set it, else the value already there
+     */
+    CompletableFuture<String> setIfAbsent(String key, String value, Duration ttl);
+
+    /** The value of {@code key}, or {@code null}. */
+    CompletableFuture<String> get(String key);
+
+    /** Sets {@code key} to {@code value} for {@code ttl}, whatever was there. */
+    CompletableFuture<Void> put(String key, String value, Duration ttl);
+
+    CompletableFuture<Void> delete(String key);
+
+    /** What the cluster view shows of this store: kind and address, never a password. */
+    String describe();
+
+    @Override
+    void close();
+}
