@@ -21,11 +21,15 @@ public interface Scheduler {
         void cancel();
     }
 
-    /** A scheduler on {@code timer}, which stays its owner's to shut down. */
+    /**
+     * A scheduler on {@code timer}, which stays its owner's to shut down. A cancelled task is let go of at once, even
+     * where the timer keeps its entry queued for a while (see {@code Threads.timer}).
+     */
     static Scheduler on(ScheduledExecutorService timer) {
         return (delay, task) -> {
-            var future = timer.schedule(task, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
-            return () -> future.cancel(false);
+            var entry = new TimerEntry(task);
+            entry.scheduled(timer.schedule(entry, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS));
+            return entry;
         };
     }
 }

@@ -1,6 +1,7 @@
 package dev.baton.impl.concurrent;
 
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -32,7 +33,10 @@ public final class Threads {
      */
     public static ScheduledThreadPoolExecutor timer(ThreadFactory base) {
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, named(base, "baton-timer-"));
-        timer.setRemoveOnCancelPolicy(true); // timeouts are cancelled far more often than they fire
+        // Timeouts are cancelled far more often than they fire. A cancelled one stays queued until the next purge,
+        // a second at most: a new timeout then rarely comes first in the queue, and only the first wakes the timer's
+        // thread (removed at once, every request's first timeout would wake it).
+        timer.scheduleWithFixedDelay(timer::purge, 1, 1, TimeUnit.SECONDS);
         timer.prestartCoreThread();
         return timer;
     }

@@ -284,12 +284,14 @@ public final class HttpExchange implements ProviderTransport {
 
             @Override
             public void consume(ByteBuffer data) throws IOException {
-                body.data(data);
+                try (ReadBurst.Read ignored = ReadBurst.read()) {
+                    body.data(data);
+                }
             }
 
             @Override
             public void streamEnd(List<? extends Header> trailers) {
-                try {
+                try (ReadBurst.Read ignored = ReadBurst.read()) {
                     body.done();
                 } catch (RuntimeException bug) {
                     fail(bug); // never leave the caller waiting

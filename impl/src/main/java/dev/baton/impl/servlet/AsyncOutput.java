@@ -1,5 +1,6 @@
 package dev.baton.impl.servlet;
 
+import dev.baton.impl.http.ReadBurst;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
@@ -45,6 +46,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private boolean asked;
     /** The first write was flushed on its own (a stream's first event). */
     private boolean committed;
+    /** A flush waits for the end of the provider's read on this thread ({@link ReadBurst}). */
+    private boolean flushDeferred;
     /** Inside {@link #drain()}, on this thread (the lock is reentrant). */
     private boolean draining;
 
@@ -121,6 +124,9 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                         flush();
                     }
                 } else if (finishing) {
+                    // Flushed here, not by complete(): a container may hand complete() to one of its own threads,
+                    // and the caller would wait for that thread to wake.
+                    flush();
                     closed = true;
                     async.complete();
                     return;
@@ -128,7 +134,14 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                     asked = true;
                     whenDrained.run();
                 } else {
-                    flush(); // what was written leaves now: a stream's events are not held back
+                    // Nothing more at hand: what was written leaves now, or, inside a provider's read that may hold
+                    // more events, once that read is handed on.
+                    if (!flushDeferred) {
+                        flushDeferred = unflushed && ReadBurst.defer(this::endOfBurst);
+                        if (!flushDeferred) {
+                            flush();
+                        }
+                    }
                     return;
                 }
             }
@@ -136,6 +149,19 @@ final class AsyncOutput implements WriteListener, AsyncListener {
             gone();
         } finally {
             draining = false;
+        }
+    }
+
+    /** The provider's read that held the last events was handed on: they leave together. */
+    private synchronized void endOfBurst() {
+        flushDeferred = false;
+        if (closed) {
+            return;
+        }
+        try {
+            flush();
+        } catch (IOException | IllegalStateException e) {
+            gone();
         }
     }
 

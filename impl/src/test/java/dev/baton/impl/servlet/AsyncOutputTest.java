@@ -1,0 +1,145 @@
+package dev.baton.impl.servlet;
+
+import dev.baton.impl.http.ReadBurst;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletResponse;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * How {@link AsyncOutput} turns a stream's events into network writes, seen through a container's output stream
+ * that logs each write, flush and completion (the container itself is exercised by the system tests).
+ */
+class AsyncOutputTest {
+
+    /** What reached the container, in order: "w:<bytes>", "flush", "complete". */
+    private final List<String> log = new ArrayList<>();
+    private final Output out = new Output();
+    private final AsyncOutput output = new AsyncOutput(async(), () -> null);
+
+    AsyncOutputTest() throws IOException {
+    }
+
+    private final class Output extends ServletOutputStream {
+        boolean ready = true;
+        WriteListener listener;
+
+        @Override
+        public boolean isReady() {
+            return ready;
+        }
+
+        @Override
+        public void setWriteListener(WriteListener listener) {
+            this.listener = listener;
+        }
+
+        @Override
+        public void write(int b) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void write(byte[] b) {
+            log.add("w:" + new String(b, StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public void flush() {
+            log.add("flush");
+        }
+    }
+
+    private AsyncContext async() {
+        HttpServletResponse response = (HttpServletResponse) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {HttpServletResponse.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "getOutputStream" -> out;
+                    case "isCommitted" -> false;
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+        return (AsyncContext) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {AsyncContext.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "getResponse" -> response;
+                    case "addListener" -> null;
+                    case "complete" -> log.add("complete");
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void eventsThatArriveInOneProviderReadLeaveInOneFlushAfterTheFirst() {
+        output.start(() -> { }, () -> { });
+        try (ReadBurst.Read ignored = ReadBurst.read()) {
+            for (int i = 1; i <= 5; i++) {
+                output.send(bytes("e" + i));
+            }
+        }
+        assertEquals(List.of("w:e1", "flush", "w:e2", "w:e3", "w:e4", "w:e5", "flush"), log);
+    }
+
+    @Test
+    void outsideAProviderReadEachEventLeavesAtOnce() {
+        output.start(() -> { }, () -> { });
+        output.send(bytes("e1"));
+        output.send(bytes("e2"));
+        output.send(bytes("e3"));
+        assertEquals(List.of("w:e1", "flush", "w:e2", "flush", "w:e3", "flush"), log);
+    }
+
+    @Test
+    void eventsTheStreamHasAtHandWhenAskedLeaveTogether() {
+        List<String> held = new ArrayList<>(List.of("e2", "e3"));
+        output.start(() -> {
+            if (!held.isEmpty()) {
+                output.send(bytes(held.remove(0)));
+            }
+        }, () -> { });
+        output.send(bytes("e1"));
+        assertEquals(List.of("w:e1", "flush", "w:e2", "w:e3", "flush"), log);
+    }
+
+    @Test
+    void theEndIsFlushedBeforeTheResponseIsCompleted() {
+        output.start(() -> { }, () -> { });
+        try (ReadBurst.Read ignored = ReadBurst.read()) {
+            output.send(bytes("e1"));
+            output.send(bytes("e2"));
+            output.finish(bytes("[DONE]"));
+        }
+        assertEquals(List.of("w:e1", "flush", "w:e2", "w:[DONE]", "flush", "complete"), log,
+                "nothing is flushed after the completion, and nothing is left for the container to flush");
+    }
+
+    @Test
+    void aWholeAnswerIsOneWriteOneFlushThenTheCompletion() {
+        output.start(() -> { }, () -> { });
+        output.finish(bytes("{\"answer\":1}"));
+        assertEquals(List.of("w:{\"answer\":1}", "flush", "complete"), log);
+    }
+
+    @Test
+    void whatTheClientCannotTakeYetWaitsForTheContainerAndLeavesWithTheRest() {
+        output.start(() -> { }, () -> { });
+        output.send(bytes("e1"));
+        out.ready = false;
+        output.send(bytes("e2"));
+        output.send(bytes("e3"));
+        assertEquals(List.of("w:e1", "flush"), log);
+        out.ready = true;
+        output.onWritePossible();
+        assertEquals(List.of("w:e1", "flush", "w:e2", "w:e3", "flush"), log);
+    }
+}
