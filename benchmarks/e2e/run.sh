@@ -19,6 +19,7 @@ ROUNDS=3
 DURATION=15          # seconds of each closed-loop (wrk) run
 OPEN_SECONDS=20      # seconds of each open-loop run (plus 2 s not counted)
 WARMUP=20            # seconds of gateway warm-up per case before round 1
+SETTLE=24            # then at most this many 5 s stretches more, until the server's JIT is quiet
 CONNECTIONS=64
 JSON_RATE=200        # open-loop requests per second, non-stream
 SSE_RATE=100         # open-loop requests per second, SSE
@@ -40,6 +41,8 @@ Flags:
   --duration S        seconds of each closed-loop wrk run (default $DURATION)
   --open-seconds S    seconds of each open-loop run (default $OPEN_SECONDS)
   --warmup S          seconds of gateway warm-up per case (default $WARMUP)
+  --settle N          then warm on in 5 s stretches until the server's JIT compiles for less than 0.25 s in
+                      one, at most N stretches (default $SETTLE; 0 skips it)
   --connections N     wrk connections (default $CONNECTIONS)
   --rate R            open-loop non-stream requests/s (default $JSON_RATE)
   --sse-rate R        open-loop SSE requests/s (default $SSE_RATE)
@@ -66,6 +69,7 @@ while [[ $# -gt 0 ]]; do
         --duration) DURATION=$2; shift ;;
         --open-seconds) OPEN_SECONDS=$2; shift ;;
         --warmup) WARMUP=$2; shift ;;
+        --settle) SETTLE=$2; shift ;;
         --connections) CONNECTIONS=$2; shift ;;
         --rate) JSON_RATE=$2; shift ;;
         --sse-rate) SSE_RATE=$2; shift ;;
@@ -73,7 +77,7 @@ while [[ $# -gt 0 ]]; do
         --streams) STREAMS=$2; STREAMS_SET=1; shift ;;
         --stream-ramp) STREAM_RAMP=$2; shift ;;
         --server) SERVER=$2; shift ;;
-        --quick) ROUNDS=1; DURATION=5; OPEN_SECONDS=5; WARMUP=5; QUICK=1 ;;
+        --quick) ROUNDS=1; DURATION=5; OPEN_SECONDS=5; WARMUP=5; SETTLE=3; QUICK=1 ;;
         --profile) PROFILE=1 ;;
         --offline) OFFLINE=-o ;;
         --no-build) BUILD= ;;
@@ -268,6 +272,24 @@ wrk_run "$BATON_URL" "$BATON_AUTH" "$JSON_BODY" "$WARMUP" >/dev/null
 wrk_run "$BATON_URL" "$BATON_AUTH" "$SSE_BODY" "$WARMUP" >/dev/null
 wrk_run "$FLOOR_URL" "" "$JSON_BODY" 5 >/dev/null
 wrk_run "$FLOOR_URL" "" "$SSE_BODY" 5 >/dev/null
+
+# The server's JIT goes on compiling long after a short warm-up (Open Liberty and Baton took about 40 s of compiler
+# CPU on 2 cores), and a compiler thread holding one of the two cores disturbs the open-loop latencies most.
+jit_seconds() { "$SERVER_JDK/jstat" -compiler "$SERVER_PID" 2>/dev/null | awk 'NR == 2 { print $4 }'; }
+if [[ -x $SERVER_JDK/jstat && $SETTLE -gt 0 ]]; then
+    jit_state="still compiling after $SETTLE more 5 s stretches of warm-up"
+    for ((stretch = 1; stretch <= SETTLE; stretch++)); do
+        jit_before=$(jit_seconds)
+        wrk_run "$BATON_URL" "$BATON_AUTH" "$JSON_BODY" 3 >/dev/null
+        wrk_run "$BATON_URL" "$BATON_AUTH" "$SSE_BODY" 2 >/dev/null
+        if awk -v a="$jit_before" -v b="$(jit_seconds)" 'BEGIN { exit !(b - a < 0.25) }'; then
+            jit_state="quiet after $stretch more 5 s stretch(es) of warm-up"
+            break
+        fi
+    done
+    log "the server's JIT: $(jit_seconds) s of compiling so far, $jit_state"
+    echo "jit_seconds=$(jit_seconds) $jit_state" >> "$RESULTS"
+fi
 
 # ---- rounds: every case direct and through Baton, back to back ----------------------------------------------
 
