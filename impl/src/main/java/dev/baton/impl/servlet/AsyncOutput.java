@@ -100,10 +100,11 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     }
 
     /**
-     * Writes what is queued while the connection takes it. Once the queue is empty, a stream is asked for more
-     * before the flush: chunks it already holds (a provider often sends several in one packet) arrive synchronously
-     * and leave in the same flush, so a burst of events costs one network write, not one each. A stream's first
-     * event is the exception: it is flushed alone, since the caller is waiting for it.
+     * Writes what is queued while the connection takes it. Once the queue is empty, a stream is asked for more;
+     * then the flush waits for the end of the provider's read this thread is in ({@link ReadBurst}), since the
+     * events of one read (a provider often sends several in one packet) reach this output one by one. A burst of
+     * events costs one network write, not one each. A stream's first event is the exception: it is flushed alone,
+     * since the caller is waiting for it.
      */
     private void drain() {
         if (draining) {
