@@ -1,7 +1,6 @@
 package dev.baton.system;
 
 import dev.baton.testkit.Behavior;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 import org.jboss.arquillian.container.test.api.Deployment;
@@ -12,12 +11,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URL;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -42,10 +39,8 @@ class ClusterIT extends ClientSideIT {
 
     private static final String NAME = "baton-it-cluster.war";
     private static final String SECOND = "arq2";
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10)).build();
     private static Path wlp;
-    private static URI second;
+    private static Gateway second;
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -92,21 +87,21 @@ class ClusterIT extends ClientSideIT {
         }
         Files.writeString(dir.resolve("bootstrap.properties"), "http.port=" + port + "\n");
         server("start");
-        second = URI.create("http://127.0.0.1:" + port + contextRoot + "/");
+        second = new Gateway(URI.create("http://127.0.0.1:" + port + contextRoot + "/").toURL());
         long end = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         while (true) {
             try {
-                if (get(second, "v1/models", Gateway.KEY).statusCode() == 200) {
+                if (second.get("v1/models").statusCode() == 200) {
                     break;
                 }
-            } catch (IOException notYet) {
+            } catch (UncheckedIOException notYet) {
                 // the application is not deployed yet
             }
             assertTrue(System.nanoTime() < end, "the second server served its application within 120 s");
             Thread.sleep(500);
         }
         // Both nodes connected to Redis before the tests count on it.
-        for (URI node : List.of(base.toURI(), second)) {
+        for (Gateway node : List.of(gateway, second)) {
             awaitJson(node, "v1/cluster", j -> j.getBoolean("connected"), Duration.ofSeconds(10));
         }
     }
@@ -135,34 +130,31 @@ class ClusterIT extends ClientSideIT {
         new ProcessBuilder(line).redirectErrorStream(true).start().waitFor();
     }
 
-    private static HttpResponse<String> get(URI node, String path, String key) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(node.resolve(path)).timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + key).GET().build(), HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> operatorGet(Gateway node, String path) {
+        return node.send(HttpRequest.newBuilder(node.uri(path)).timeout(Gateway.TIMEOUT)
+                .header("Authorization", "Bearer " + Gateway.ADMIN_KEY).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    private static HttpResponse<String> chat(URI node, String idempotencyKey) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(node.resolve("v1/chat/completions"))
-                .timeout(Duration.ofSeconds(30))
-                .header("Authorization", "Bearer " + Gateway.KEY)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(Gateway.chatBody(Gateway.ROUTE, false)));
+    private static HttpResponse<String> chat(Gateway node, String idempotencyKey) {
+        HttpRequest request = node.chatRequest(Gateway.chatBody(Gateway.ROUTE, false), "Bearer " + Gateway.KEY);
         if (idempotencyKey != null) {
-            request.header("Idempotency-Key", idempotencyKey);
+            request = HttpRequest.newBuilder(request, (name, value) -> true).header("Idempotency-Key", idempotencyKey)
+                    .build();
         }
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return node.send(request, HttpResponse.BodyHandlers.ofString());
     }
 
     /** Polls an operator endpoint until {@code done}; returns how long it took in ms. */
-    private static long awaitJson(URI node, String path, java.util.function.Predicate<JsonObject> done,
+    private static long awaitJson(Gateway node, String path, java.util.function.Predicate<JsonObject> done,
                                   Duration limit) throws Exception {
         long start = System.nanoTime();
         while (true) {
-            HttpResponse<String> r = get(node, path, Gateway.ADMIN_KEY);
+            HttpResponse<String> r = operatorGet(node, path);
             assertEquals(200, r.statusCode(), r::body);
-            if (done.test(Json.createReader(new StringReader(r.body())).readObject())) {
+            if (done.test(Gateway.json(r.body()))) {
                 return Duration.ofNanos(System.nanoTime() - start).toMillis();
             }
-            assertTrue(System.nanoTime() - start < limit.toNanos(), path + " on " + node + " within " + limit + ": "
+            assertTrue(System.nanoTime() - start < limit.toNanos(),  path + " on " + node.uri("") + " within " + limit + ": "
                     + r.body());
             Thread.sleep(10);
         }
@@ -174,7 +166,7 @@ class ClusterIT extends ClientSideIT {
 
     @Test
     void aRateLimitAnsweredToOneServerKeepsTheOtherOffThatAccount() throws Exception {
-        URI first = base.toURI();
+        Gateway first = gateway;
         simulator.account("primary").enqueue(Behavior.rateLimited(Duration.ofSeconds(30)));
 
         HttpResponse<String> refused = chat(first, null);
@@ -191,8 +183,7 @@ class ClusterIT extends ClientSideIT {
         }
         assertEquals(1, simulator.account("primary").requestCount(), "primary was asked once, by the first server");
 
-        JsonObject view = Json.createReader(new StringReader(get(second, "v1/cluster", Gateway.ADMIN_KEY).body()))
-                .readObject();
+        JsonObject view = Gateway.json(operatorGet(second, "v1/cluster").body());
         JsonObject learned = view.getJsonArray("changes").getValuesAs(JsonObject.class).stream()
                 .filter(c -> c.getString("connection").equals("primary") && !c.isNull("learned_at"))
                 .findFirst().orElseThrow(() -> new AssertionError("the second server shows what it learned: " + view));
@@ -200,10 +191,7 @@ class ClusterIT extends ClientSideIT {
         assertTrue(!learned.getString("node").equals(view.getString("node")), "learned from the other node");
 
         // Put primary back on both servers for the next test: a restore on one reaches the other.
-        HttpResponse<String> restored = HTTP.send(HttpRequest.newBuilder(first.resolve("v1/connections/primary/restore"))
-                .header("Authorization", "Bearer " + Gateway.ADMIN_KEY).POST(HttpRequest.BodyPublishers.noBody())
-                .build(), HttpResponse.BodyHandlers.ofString());
-        assertEquals(200, restored.statusCode(), restored::body);
+        first.restoreConnections();
         awaitJson(second, "v1/connections/primary", j -> "healthy".equals(j.getString("state")),
                 Duration.ofSeconds(2));
     }
@@ -211,7 +199,7 @@ class ClusterIT extends ClientSideIT {
     @Test
     void anIdempotencyKeyRepeatedThroughTheOtherServerGetsTheFirstAnswer() throws Exception {
         String key = "cluster-it-" + UUID.randomUUID();
-        HttpResponse<String> first = chat(base.toURI(), key);
+        HttpResponse<String> first = chat(gateway, key);
         HttpResponse<String> repeat = chat(second, key);
 
         assertEquals(200, first.statusCode(), first::body);

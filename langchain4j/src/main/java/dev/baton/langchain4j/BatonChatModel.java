@@ -2,16 +2,9 @@ package dev.baton.langchain4j;
 
 import dev.baton.FailoverChatService;
 import dev.baton.exception.FailoverException;
-import dev.langchain4j.model.ModelProvider;
-import dev.langchain4j.model.chat.Capability;
 import dev.langchain4j.model.chat.ChatModel;
-import dev.langchain4j.model.chat.listener.ChatModelListener;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.langchain4j.model.chat.request.ChatRequestParameters;
 import dev.langchain4j.model.chat.response.ChatResponse;
-
-import java.util.List;
-import java.util.Set;
 
 /**
  * A LangChain4j {@link ChatModel} that sends every request through one Baton route: failover across
@@ -22,12 +15,10 @@ import java.util.Set;
  * <p>Calls run on the caller's thread, so a {@code @FailoverPolicy} on the calling business method
  * applies. Thread-safe.
  */
-public final class BatonChatModel implements ChatModel {
-
-    private final ModelSettings settings;
+public final class BatonChatModel extends RouteModel implements ChatModel {
 
     private BatonChatModel(ModelSettings settings) {
-        this.settings = settings;
+        super(settings);
     }
 
     /** A model for {@code route}; {@code service} is usually the injected {@code @Route(route) FailoverChatService}. */
@@ -39,11 +30,6 @@ public final class BatonChatModel implements ChatModel {
         return new Builder(service, route);
     }
 
-    /** The route every request goes to. */
-    public String route() {
-        return settings.route();
-    }
-
     @Override
     public ChatResponse doChat(ChatRequest request) {
         dev.baton.ChatRequest batonRequest = BatonRequests.toBaton(request, settings.route(), false);
@@ -52,31 +38,6 @@ public final class BatonChatModel implements ChatModel {
         } catch (FailoverException e) {
             throw BatonExceptions.toLangChain4j(e);
         }
-    }
-
-    @Override
-    public ChatRequestParameters defaultRequestParameters() {
-        return settings.defaults();
-    }
-
-    @Override
-    public List<ChatModelListener> listeners() {
-        return settings.listeners();
-    }
-
-    @Override
-    public ModelProvider provider() {
-        return ModelProvider.OTHER;
-    }
-
-    @Override
-    public Set<Capability> supportedCapabilities() {
-        return settings.capabilities();
-    }
-
-    @Override
-    public String toString() {
-        return "BatonChatModel[route=" + settings.route() + "]";
     }
 
     public static final class Builder extends ModelSettings.Builder<Builder> {

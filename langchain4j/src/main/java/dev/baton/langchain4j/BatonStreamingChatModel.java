@@ -1,16 +1,9 @@
 package dev.baton.langchain4j;
 
 import dev.baton.FailoverChatService;
-import dev.langchain4j.model.ModelProvider;
-import dev.langchain4j.model.chat.Capability;
 import dev.langchain4j.model.chat.StreamingChatModel;
-import dev.langchain4j.model.chat.listener.ChatModelListener;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.langchain4j.model.chat.request.ChatRequestParameters;
 import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
-
-import java.util.List;
-import java.util.Set;
 
 /**
  * A LangChain4j {@link StreamingChatModel} over one Baton route. Baton fails over until the first
@@ -23,12 +16,10 @@ import java.util.Set;
  * block. The request is bound on the caller's thread, so a {@code @FailoverPolicy} on the calling
  * business method applies. Thread-safe.
  */
-public final class BatonStreamingChatModel implements StreamingChatModel {
-
-    private final ModelSettings settings;
+public final class BatonStreamingChatModel extends RouteModel implements StreamingChatModel {
 
     private BatonStreamingChatModel(ModelSettings settings) {
-        this.settings = settings;
+        super(settings);
     }
 
     /** A model for {@code route}; {@code service} is usually the injected {@code @Route(route) FailoverChatService}. */
@@ -40,11 +31,6 @@ public final class BatonStreamingChatModel implements StreamingChatModel {
         return new Builder(service, route);
     }
 
-    /** The route every request goes to. */
-    public String route() {
-        return settings.route();
-    }
-
     @Override
     public void doChat(ChatRequest request, StreamingChatResponseHandler handler) {
         StreamAssembler assembler = new StreamAssembler(handler);
@@ -53,31 +39,6 @@ public final class BatonStreamingChatModel implements StreamingChatModel {
         } catch (RuntimeException refused) {
             assembler.onError(refused); // a request that cannot be mapped or sent: through onError like any failure
         }
-    }
-
-    @Override
-    public ChatRequestParameters defaultRequestParameters() {
-        return settings.defaults();
-    }
-
-    @Override
-    public List<ChatModelListener> listeners() {
-        return settings.listeners();
-    }
-
-    @Override
-    public ModelProvider provider() {
-        return ModelProvider.OTHER;
-    }
-
-    @Override
-    public Set<Capability> supportedCapabilities() {
-        return settings.capabilities();
-    }
-
-    @Override
-    public String toString() {
-        return "BatonStreamingChatModel[route=" + settings.route() + "]";
     }
 
     public static final class Builder extends ModelSettings.Builder<Builder> {
