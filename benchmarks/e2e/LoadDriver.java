@@ -361,6 +361,21 @@ public final class LoadDriver {
      * Reads lines of {@code key=value} pairs (round, case, mode plus the numbers a run printed) and prints, per
      * case and metric, the median over rounds of direct and through Baton, their ratio and the difference.
      */
+    /** A reference side's median and Baton's ratio to it, as two table cells. */
+    private static String against(double baton, List<Double> reference) {
+        return reference.isEmpty() ? "— | —" : format(median(reference)) + " | "
+                + String.format(Locale.ROOT, "%.3f×", baton / median(reference));
+    }
+
+    /** A reference side's CPU per request and what Baton costs more, as two table cells. */
+    private static String cpuAgainst(double baton, List<Double> reference) {
+        if (reference == null || reference.isEmpty()) {
+            return "— | —";
+        }
+        double r = median(reference);
+        return String.format(Locale.ROOT, "%,.0f µs | %+,.0f µs", r, baton - r);
+    }
+
     private static void summarize(Path file) throws IOException {
         // case -> metric -> mode -> values in round order
         Map<String, Map<String, Map<String, List<Double>>>> data = new LinkedHashMap<>();
@@ -392,13 +407,14 @@ public final class LoadDriver {
             errors.computeIfAbsent(name, k -> new TreeMap<>()).merge(mode, bad, Double::sum);
         }
         System.out.println("| case | metric | direct | Baton | Baton/direct | added by Baton | Baton/direct per round"
-                + " | server floor | Baton/floor |");
-        System.out.println("|---|---|---:|---:|---:|---:|---|---:|---:|");
+                + " | server floor | Baton/floor | relay | Baton/relay |");
+        System.out.println("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|");
         for (var byCase : data.entrySet()) {
             for (var byMetric : byCase.getValue().entrySet()) {
                 List<Double> direct = byMetric.getValue().getOrDefault("direct", List.of());
                 List<Double> baton = byMetric.getValue().getOrDefault("baton", List.of());
                 List<Double> floor = byMetric.getValue().getOrDefault("floor", List.of());
+                List<Double> relay = byMetric.getValue().getOrDefault("relay", List.of());
                 if (direct.isEmpty() || baton.isEmpty()) {
                     continue;
                 }
@@ -413,25 +429,22 @@ public final class LoadDriver {
                     perRound.append(i == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.3f",
                             baton.get(i) / direct.get(i)));
                 }
-                String floorColumns = floor.isEmpty() ? "— | —" : format(median(floor)) + " | "
-                        + String.format(Locale.ROOT, "%.3f×", b / median(floor));
-                System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f× | %s | %s | %s |%n", byCase.getKey(),
+                System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f× | %s | %s | %s | %s |%n", byCase.getKey(),
                         byMetric.getKey().replace("_us", rps ? "" : " (µs)").replace("rps", "req/s"),
-                        format(d), format(b), b / d, added, perRound, floorColumns);
+                        format(d), format(b), b / d, added, perRound, against(b, floor), against(b, relay));
             }
         }
         System.out.println();
         // CPU per request has no direct side (the upstream is another process): Baton against the floor.
-        System.out.println("| case | server CPU per request, Baton | server floor | Baton − floor |");
-        System.out.println("|---|---:|---:|---:|");
+        System.out.println("| case | server CPU per request, Baton | server floor | Baton − floor | relay"
+                + " | Baton − relay |");
+        System.out.println("|---|---:|---:|---:|---:|---:|");
         for (var byCase : data.entrySet()) {
             Map<String, List<Double>> cpu = byCase.getValue().get("server_cpu_us");
             if (cpu != null && cpu.containsKey("baton")) {
                 double b = median(cpu.get("baton"));
-                double f = cpu.containsKey("floor") ? median(cpu.get("floor")) : Double.NaN;
                 System.out.printf(Locale.ROOT, "| %s | %,.0f µs | %s | %s |%n", byCase.getKey(), b,
-                        Double.isNaN(f) ? "—" : String.format(Locale.ROOT, "%,.0f µs", f),
-                        Double.isNaN(f) ? "—" : String.format(Locale.ROOT, "%+,.0f µs", b - f));
+                        cpuAgainst(b, cpu.get("floor")), cpuAgainst(b, cpu.get("relay")));
             }
         }
         System.out.println();

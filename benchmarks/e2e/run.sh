@@ -105,9 +105,11 @@ log() { printf '%s  %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$OUT/run.log" >&2; 
 
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
 
-if ! command -v wrk >/dev/null; then
-    log "installing wrk (Debian package)"
-    as_root apt-get update -qq && as_root apt-get install -y -qq wrk >/dev/null
+missing=()
+for tool in wrk unzip; do command -v $tool >/dev/null || missing+=($tool); done
+if ((${#missing[@]})); then
+    log "installing ${missing[*]} (Debian packages)"
+    as_root apt-get update -qq && as_root apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 for tool in curl ss mvn; do
     command -v $tool >/dev/null || { echo "needs $tool on PATH" >&2; exit 1; }
@@ -181,6 +183,17 @@ fi
 mkdir -p "$OUT/floor/WEB-INF/classes"
 "$(dirname "$JAVA")/javac" --release 17 -cp "$SERVLET_API" -d "$OUT/floor/WEB-INF/classes" "$HERE/Floor.java"
 "$(dirname "$JAVA")/jar" cf "$OUT/floor.war" -C "$OUT/floor" .
+# The asynchronous relay (Relay.java): the same upstream call with Baton's HTTP client and nothing else, relay.war.
+# It is built after the sample, from the client jars inside the sample's WAR, so both run the same client.
+build_relay() {
+    mkdir -p "$OUT/relay/WEB-INF/lib" "$OUT/relay/WEB-INF/classes"
+    unzip -q -j -o "$1" 'WEB-INF/lib/httpclient5-*' 'WEB-INF/lib/httpcore5-*' 'WEB-INF/lib/slf4j-api-*' \
+        -d "$OUT/relay/WEB-INF/lib" || { echo "no HttpClient 5 jars in $1 to build the relay from" >&2; exit 1; }
+    "$(dirname "$JAVA")/javac" --release 17 -cp "$SERVLET_API:$OUT/relay/WEB-INF/lib/*" \
+        -d "$OUT/relay/WEB-INF/classes" \
+        "$HERE/Relay.java"
+    "$(dirname "$JAVA")/jar" cf "$OUT/relay.war" -C "$OUT/relay" .
+}
 J=("$JAVA" -cp "$OUT/classes")
 
 WLP=$ROOT/war-sample/target/liberty/wlp
@@ -195,6 +208,8 @@ if [[ -n "$BUILD" ]]; then
     fi
 fi
 WILDFLY_HOME=$(ls -d "$ROOT"/war-sample/target/wildfly-*/ 2>/dev/null | head -1 || true)
+SAMPLE_WAR=${WAR:-$ROOT/war-sample/target/baton-sample.war}
+build_relay "$SAMPLE_WAR"
 
 # ---- the fake upstream, alone ---------------------------------------------------------------------------------
 
@@ -208,6 +223,7 @@ SSE_BODY='{"model":"demo","stream":true,"messages":[{"role":"user","content":"Dr
 DIRECT_URL=$UPSTREAM/primary/v1/chat/completions
 BATON_URL=http://127.0.0.1:$PORT/baton/v1/chat/completions
 FLOOR_URL=http://127.0.0.1:$PORT/floor/v1/chat/completions
+RELAY_URL=http://127.0.0.1:$PORT/relay/v1/chat/completions
 BATON_AUTH='Bearer baton-demo-key'
 
 # wrk_run URL AUTH BODY SECONDS -> prints the WRK line of chat.lua
@@ -241,16 +257,18 @@ if [[ $SERVER == liberty ]]; then
     # target/classes): a loose app is re-read from those folders, and when the server runs out of file handles
     # under load it takes the failed reads for changes and restarts the application.
     rm -f "$WLP/usr/servers/baton/apps/baton-sample.war.xml"
-    cp "${WAR:-$ROOT/war-sample/target/baton-sample.war}" "$WLP/usr/servers/baton/apps/baton-sample.war"
+    cp "$SAMPLE_WAR" "$WLP/usr/servers/baton/apps/baton-sample.war"
     mkdir -p "$WLP/usr/servers/baton/dropins"
     cp "$OUT/floor.war" "$WLP/usr/servers/baton/dropins/floor.war"
+    cp "$OUT/relay.war" "$WLP/usr/servers/baton/dropins/relay.war"
     "$WLP/bin/server" run baton > "$OUT/server.log" 2>&1 &
     PIDS+=($!)
 else
     [[ -n "$WILDFLY_HOME" ]] || { echo "no WildFly under war-sample/target: run without --no-build" >&2; exit 1; }
     rm -f "$WILDFLY_HOME"/standalone/deployments/baton-sample.war*
-    cp "${WAR:-$ROOT/war-sample/target/baton-sample.war}" "$WILDFLY_HOME/standalone/deployments/baton-sample.war"
+    cp "$SAMPLE_WAR" "$WILDFLY_HOME/standalone/deployments/baton-sample.war"
     cp "$OUT/floor.war" "$WILDFLY_HOME/standalone/deployments/floor.war"
+    cp "$OUT/relay.war" "$WILDFLY_HOME/standalone/deployments/relay.war"
     "$WILDFLY_HOME/bin/standalone.sh" -c standalone.xml > "$OUT/server.log" 2>&1 &
     PIDS+=($!)
 fi
@@ -260,6 +278,7 @@ baton_answers() {
 }
 wait_for 240 "$SERVER to answer through Baton (see $OUT/server.log)" baton_answers
 wait_for 60 "the floor servlet to answer" curl -sf -o /dev/null -d "$JSON_BODY" "$FLOOR_URL"
+wait_for 60 "the relay servlet to answer" curl -sf -o /dev/null -d "$JSON_BODY" "$RELAY_URL"
 SERVER_PID=$(listener_pid "$PORT")
 SERVER_JDK=$(dirname "$(readlink -f "/proc/$SERVER_PID/exe")")
 log "$SERVER is up, pid $SERVER_PID, $("$SERVER_JDK/java" -version 2>&1 | head -1)"
@@ -272,6 +291,8 @@ wrk_run "$BATON_URL" "$BATON_AUTH" "$JSON_BODY" "$WARMUP" >/dev/null
 wrk_run "$BATON_URL" "$BATON_AUTH" "$SSE_BODY" "$WARMUP" >/dev/null
 wrk_run "$FLOOR_URL" "" "$JSON_BODY" 5 >/dev/null
 wrk_run "$FLOOR_URL" "" "$SSE_BODY" 5 >/dev/null
+wrk_run "$RELAY_URL" "" "$JSON_BODY" 10 >/dev/null
+wrk_run "$RELAY_URL" "" "$SSE_BODY" 10 >/dev/null
 
 # The server's JIT goes on compiling long after a short warm-up (Open Liberty and Baton took about 40 s of compiler
 # CPU on 2 cores), and a compiler thread holding one of the two cores disturbs the open-loop latencies most.
@@ -282,6 +303,8 @@ if [[ -x $SERVER_JDK/jstat && $SETTLE -gt 0 ]]; then
         jit_before=$(jit_seconds)
         wrk_run "$BATON_URL" "$BATON_AUTH" "$JSON_BODY" 3 >/dev/null
         wrk_run "$BATON_URL" "$BATON_AUTH" "$SSE_BODY" 2 >/dev/null
+        wrk_run "$RELAY_URL" "" "$JSON_BODY" 1 >/dev/null
+        wrk_run "$RELAY_URL" "" "$SSE_BODY" 1 >/dev/null
         if awk -v a="$jit_before" -v b="$(jit_seconds)" 'BEGIN { exit !(b - a < 0.25) }'; then
             jit_state="quiet after $stretch more 5 s stretch(es) of warm-up"
             break
@@ -310,6 +333,7 @@ run_case() {
     case "$3" in
         direct) url=$DIRECT_URL; auth= ;;
         floor) url=$FLOOR_URL; auth= ;;
+        relay) url=$RELAY_URL; auth= ;;
         *) url=$BATON_URL; auth=$BATON_AUTH ;;
     esac
     local cpu_before; cpu_before=$(server_cpu_ticks)
@@ -338,7 +362,7 @@ fi
 for round in $(seq "$ROUNDS"); do
     log "round $round of $ROUNDS"
     # alternate which side goes first, so a slow drift of the machine does not favour one side
-    if ((round % 2)); then order=(direct baton floor); else order=(floor baton direct); fi
+    if ((round % 2)); then order=(direct baton relay floor); else order=(floor relay baton direct); fi
     for c in closed-json closed-sse open-json open-sse; do
         for mode in "${order[@]}"; do run_case "$round" "$c" "$mode"; done
     done
