@@ -406,15 +406,26 @@ public final class LoadDriver {
                     + Double.parseDouble(kv.getOrDefault("non2xx", "0"));
             errors.computeIfAbsent(name, k -> new TreeMap<>()).merge(mode, bad, Double::sum);
         }
-        System.out.println("| case | metric | direct | Baton | Baton/direct | added by Baton | Baton/direct per round"
-                + " | server floor | Baton/floor | relay | Baton/relay |");
-        System.out.println("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|");
+        // The sides Baton is compared with besides direct, those this run measured: the floor and the relays.
+        List<String> references = new ArrayList<>();
+        for (String side : List.of("floor", "relay", "nettyrelay")) {
+            if (data.values().stream().anyMatch(metrics -> metrics.values().stream().anyMatch(m -> m.containsKey(side)))) {
+                references.add(side);
+            }
+        }
+        StringBuilder header = new StringBuilder("| case | metric | direct | Baton | Baton/direct | added by Baton"
+                + " | Baton/direct per round |");
+        StringBuilder rule = new StringBuilder("|---|---|---:|---:|---:|---:|---|");
+        for (String side : references) {
+            header.append(' ').append(side).append(" | Baton/").append(side).append(" |");
+            rule.append("---:|---:|");
+        }
+        System.out.println(header);
+        System.out.println(rule);
         for (var byCase : data.entrySet()) {
             for (var byMetric : byCase.getValue().entrySet()) {
                 List<Double> direct = byMetric.getValue().getOrDefault("direct", List.of());
                 List<Double> baton = byMetric.getValue().getOrDefault("baton", List.of());
-                List<Double> floor = byMetric.getValue().getOrDefault("floor", List.of());
-                List<Double> relay = byMetric.getValue().getOrDefault("relay", List.of());
                 if (direct.isEmpty() || baton.isEmpty()) {
                     continue;
                 }
@@ -429,22 +440,34 @@ public final class LoadDriver {
                     perRound.append(i == 0 ? "" : " ").append(String.format(Locale.ROOT, "%.3f",
                             baton.get(i) / direct.get(i)));
                 }
-                System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %.3f× | %s | %s | %s | %s |%n", byCase.getKey(),
-                        byMetric.getKey().replace("_us", rps ? "" : " (µs)").replace("rps", "req/s"),
-                        format(d), format(b), b / d, added, perRound, against(b, floor), against(b, relay));
+                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "| %s | %s | %s | %s | %.3f× | %s | %s |",
+                        byCase.getKey(), byMetric.getKey().replace("_us", rps ? "" : " (µs)").replace("rps", "req/s"),
+                        format(d), format(b), b / d, added, perRound));
+                for (String side : references) {
+                    row.append(' ').append(against(b, byMetric.getValue().getOrDefault(side, List.of()))).append(" |");
+                }
+                System.out.println(row);
             }
         }
         System.out.println();
-        // CPU per request has no direct side (the upstream is another process): Baton against the floor.
-        System.out.println("| case | server CPU per request, Baton | server floor | Baton − floor | relay"
-                + " | Baton − relay |");
-        System.out.println("|---|---:|---:|---:|---:|---:|");
+        // CPU per request has no direct side (the upstream is another process): Baton against the others.
+        header = new StringBuilder("| case | server CPU per request, Baton |");
+        rule = new StringBuilder("|---|---:|");
+        for (String side : references) {
+            header.append(' ').append(side).append(" | Baton − ").append(side).append(" |");
+            rule.append("---:|---:|");
+        }
+        System.out.println(header);
+        System.out.println(rule);
         for (var byCase : data.entrySet()) {
             Map<String, List<Double>> cpu = byCase.getValue().get("server_cpu_us");
             if (cpu != null && cpu.containsKey("baton")) {
                 double b = median(cpu.get("baton"));
-                System.out.printf(Locale.ROOT, "| %s | %,.0f µs | %s | %s |%n", byCase.getKey(), b,
-                        cpuAgainst(b, cpu.get("floor")), cpuAgainst(b, cpu.get("relay")));
+                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "| %s | %,.0f µs |", byCase.getKey(), b));
+                for (String side : references) {
+                    row.append(' ').append(cpuAgainst(b, cpu.get(side))).append(" |");
+                }
+                System.out.println(row);
             }
         }
         System.out.println();

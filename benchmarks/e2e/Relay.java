@@ -54,7 +54,7 @@ public class Relay extends HttpServlet {
                         .setMaxConnTotal(10_000).setMaxConnPerRoute(10_000)
                         .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.LAX).build())
                 .setIOReactorConfig(IOReactorConfig.custom().setTcpNoDelay(true).build())
-                .setHttp1Config(Http1Config.custom().setBufferSize(2048).build())
+                .setHttp1Config(Http1Config.custom().setBufferSize(8192).build())
                 .disableRedirectHandling().disableAutomaticRetries().disableContentCompression()
                 .disableCookieManagement().disableAuthCaching()
                 .build();

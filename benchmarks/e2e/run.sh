@@ -51,6 +51,8 @@ Flags:
   --stream-ramp R     streams opened per second (default $STREAM_RAMP)
   --server S          liberty (default) or wildfly
   --quick             1 round, 5 s runs, 5 s warm-up, no many-streams run (unless --streams is given)
+  --netty-relay       also measure nettyrelay.war: the relay with Netty 4.2 in place of HttpClient 5 (its jars from
+                      the sample WAR and Maven Central), to compare HTTP clients on the same server
   --profile           record the server with JFR (settings=profile) during each run through Baton, into jfr/,
                       and sum up where its CPU went in profile.md
   --offline           pass -o to Maven
@@ -79,6 +81,7 @@ while [[ $# -gt 0 ]]; do
         --server) SERVER=$2; shift ;;
         --quick) ROUNDS=1; DURATION=5; OPEN_SECONDS=5; WARMUP=5; SETTLE=3; QUICK=1 ;;
         --profile) PROFILE=1 ;;
+        --netty-relay) NETTY_RELAY=1 ;;
         --offline) OFFLINE=-o ;;
         --no-build) BUILD= ;;
         --war) WAR=$(readlink -f "$2"); shift ;;
@@ -194,6 +197,21 @@ build_relay() {
         "$HERE/Relay.java"
     "$(dirname "$JAVA")/jar" cf "$OUT/relay.war" -C "$OUT/relay" .
 }
+# The same relay on Netty (NettyRelay.java), with the Netty version the sample WAR bundles (Lettuce's).
+build_netty_relay() {
+    local dir=$OUT/nettyrelay version
+    mkdir -p "$dir/WEB-INF/lib" "$dir/WEB-INF/classes"
+    unzip -q -j -o "$1" 'WEB-INF/lib/netty-*' -d "$dir/WEB-INF/lib" \
+        || { echo "no Netty jars in $1 to build the Netty relay from" >&2; exit 1; }
+    version=$(ls "$dir/WEB-INF/lib" | sed -n 's/^netty-common-\(.*\)\.jar$/\1/p')
+    for module in codec-http codec-compression; do
+        (cd "$OUT" && mvn -B -q $OFFLINE dependency:copy -Dartifact="io.netty:netty-$module:$version" \
+            -DoutputDirectory="$dir/WEB-INF/lib") >> "$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
+    done
+    "$(dirname "$JAVA")/javac" --release 17 -cp "$SERVLET_API:$dir/WEB-INF/lib/*" -d "$dir/WEB-INF/classes" \
+        "$HERE/NettyRelay.java"
+    "$(dirname "$JAVA")/jar" cf "$OUT/nettyrelay.war" -C "$dir" .
+}
 J=("$JAVA" -cp "$OUT/classes")
 
 WLP=$ROOT/war-sample/target/liberty/wlp
@@ -210,6 +228,11 @@ fi
 WILDFLY_HOME=$(ls -d "$ROOT"/war-sample/target/wildfly-*/ 2>/dev/null | head -1 || true)
 SAMPLE_WAR=${WAR:-$ROOT/war-sample/target/baton-sample.war}
 build_relay "$SAMPLE_WAR"
+SIDES=(direct baton relay floor)
+if [[ -n "${NETTY_RELAY:-}" ]]; then
+    build_netty_relay "$SAMPLE_WAR"
+    SIDES=(direct baton relay nettyrelay floor)
+fi
 
 # ---- the fake upstream, alone ---------------------------------------------------------------------------------
 
@@ -224,6 +247,7 @@ DIRECT_URL=$UPSTREAM/primary/v1/chat/completions
 BATON_URL=http://127.0.0.1:$PORT/baton/v1/chat/completions
 FLOOR_URL=http://127.0.0.1:$PORT/floor/v1/chat/completions
 RELAY_URL=http://127.0.0.1:$PORT/relay/v1/chat/completions
+NETTY_RELAY_URL=http://127.0.0.1:$PORT/nettyrelay/v1/chat/completions
 BATON_AUTH='Bearer baton-demo-key'
 
 # wrk_run URL AUTH BODY SECONDS -> prints the WRK line of chat.lua
@@ -260,7 +284,8 @@ if [[ $SERVER == liberty ]]; then
     cp "$SAMPLE_WAR" "$WLP/usr/servers/baton/apps/baton-sample.war"
     mkdir -p "$WLP/usr/servers/baton/dropins"
     cp "$OUT/floor.war" "$WLP/usr/servers/baton/dropins/floor.war"
-    cp "$OUT/relay.war" "$WLP/usr/servers/baton/dropins/relay.war"
+    rm -f "$WLP"/usr/servers/baton/dropins/*relay.war
+    cp "$OUT"/*relay.war "$WLP/usr/servers/baton/dropins/"
     "$WLP/bin/server" run baton > "$OUT/server.log" 2>&1 &
     PIDS+=($!)
 else
@@ -268,7 +293,8 @@ else
     rm -f "$WILDFLY_HOME"/standalone/deployments/baton-sample.war*
     cp "$SAMPLE_WAR" "$WILDFLY_HOME/standalone/deployments/baton-sample.war"
     cp "$OUT/floor.war" "$WILDFLY_HOME/standalone/deployments/floor.war"
-    cp "$OUT/relay.war" "$WILDFLY_HOME/standalone/deployments/relay.war"
+    rm -f "$WILDFLY_HOME"/standalone/deployments/*relay.war*
+    cp "$OUT"/*relay.war "$WILDFLY_HOME/standalone/deployments/"
     "$WILDFLY_HOME/bin/standalone.sh" -c standalone.xml > "$OUT/server.log" 2>&1 &
     PIDS+=($!)
 fi
@@ -293,6 +319,10 @@ wrk_run "$FLOOR_URL" "" "$JSON_BODY" 5 >/dev/null
 wrk_run "$FLOOR_URL" "" "$SSE_BODY" 5 >/dev/null
 wrk_run "$RELAY_URL" "" "$JSON_BODY" 10 >/dev/null
 wrk_run "$RELAY_URL" "" "$SSE_BODY" 10 >/dev/null
+if [[ -n "${NETTY_RELAY:-}" ]]; then
+    wrk_run "$NETTY_RELAY_URL" "" "$JSON_BODY" 10 >/dev/null
+    wrk_run "$NETTY_RELAY_URL" "" "$SSE_BODY" 10 >/dev/null
+fi
 
 # The server's JIT goes on compiling long after a short warm-up (Open Liberty and Baton took about 40 s of compiler
 # CPU on 2 cores), and a compiler thread holding one of the two cores disturbs the open-loop latencies most.
@@ -334,6 +364,7 @@ run_case() {
         direct) url=$DIRECT_URL; auth= ;;
         floor) url=$FLOOR_URL; auth= ;;
         relay) url=$RELAY_URL; auth= ;;
+        nettyrelay) url=$NETTY_RELAY_URL; auth= ;;
         *) url=$BATON_URL; auth=$BATON_AUTH ;;
     esac
     local cpu_before; cpu_before=$(server_cpu_ticks)
@@ -362,7 +393,8 @@ fi
 for round in $(seq "$ROUNDS"); do
     log "round $round of $ROUNDS"
     # alternate which side goes first, so a slow drift of the machine does not favour one side
-    if ((round % 2)); then order=(direct baton relay floor); else order=(floor relay baton direct); fi
+    order=("${SIDES[@]}")
+    if ((round % 2 == 0)); then for ((i = 0; i < ${#SIDES[@]}; i++)); do order[i]=${SIDES[-1 - i]}; done; fi
     for c in closed-json closed-sse open-json open-sse; do
         for mode in "${order[@]}"; do run_case "$round" "$c" "$mode"; done
     done

@@ -116,6 +116,29 @@ class ChatCompletionsIT extends ClientSideIT {
     }
 
     @Test
+    void theFirstWordsReachTheCallerWithoutWaitingForTheProvidersNextEvent() {
+        // Role and first word leave the provider together, then it thinks for 3 s: the caller must see the word now.
+        simulator.account("primary").enqueue(Behavior.reply("early late")
+                .firstTokenDelay(Duration.ZERO).eventInterval(Duration.ofSeconds(3)));
+        OpenAIClient client = gateway.openAi();
+        long start = System.nanoTime();
+        long[] firstWordAfter = {-1};
+        StringBuilder text = new StringBuilder();
+        try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(question())) {
+            stream.stream().forEach(chunk -> chunk.choices().forEach(choice -> choice.delta().content()
+                    .filter(content -> !content.isEmpty()).ifPresent(content -> {
+                        if (firstWordAfter[0] < 0) {
+                            firstWordAfter[0] = System.nanoTime() - start;
+                        }
+                        text.append(content);
+                    })));
+        }
+        assertEquals("early late", text.toString());
+        assertTrue(firstWordAfter[0] < Duration.ofMillis(2_000).toNanos(),
+                () -> "the first word arrived after " + firstWordAfter[0] / 1_000_000 + " ms, with the next one");
+    }
+
+    @Test
     void streamsOverRawHttpWithServedByHeadersAndEndsWithDone() {
         HttpResponse<String> response = gateway.postChat(Gateway.chatBody(Gateway.ROUTE, true));
 

@@ -43,8 +43,13 @@ public final class BatonHttpClient implements AutoCloseable {
      * large as the open streams Baton is meant to carry; its own limits ({@code max-concurrent}) come first.
      */
     static final int MAX_CONNECTIONS = 10_000;
-    /** Per-connection I/O buffer size (see {@link #start}). */
-    static final int BUFFER_SIZE = 2048;
+    /**
+     * Per-connection I/O buffer size: a socket read takes at most this much. Each connection holds an input and an
+     * output buffer of this size for its whole life, a stream's included (16 KiB of the about 52 KB an open stream
+     * costs). At 2 KiB, an answer of a few KB took a read and a write to the caller per 2 KiB: side by side, 8 KiB cut
+     * an SSE request's server CPU by a sixth (docs/performance.md, "The fourth steps").
+     */
+    static final int BUFFER_SIZE = 8192;
 
     /** Where an exchange's context keeps its runtime, which can close the exchange's connection. */
     private static final String RUNTIME = "dev.baton.exec-runtime";
@@ -78,8 +83,6 @@ public final class BatonHttpClient implements AutoCloseable {
         CloseableHttpAsyncClient client = HttpAsyncClients.custom()
                 .setConnectionManager(connections)
                 .setIOReactorConfig(IOReactorConfig.custom().setTcpNoDelay(true).build())
-                // Each connection holds buffers of this size for its whole life, a stream's included: at the default
-                // (8 KiB) they were a fifth of what an open stream costs. Answers larger than this are read in turns.
                 .setHttp1Config(Http1Config.custom().setBufferSize(BUFFER_SIZE).build())
                 .setThreadFactory(Threads.named(threads, "baton-http-"))
                 .addExecInterceptorFirst("baton-runtime", (request, entity, scope, chain, callback) -> {

@@ -11,7 +11,9 @@ public final class SseParser {
 
     private final long maxEventChars;
     private String event;
-    private StringBuilder data;
+    /** The event's data: its only line, as nearly every event has one; a second line starts {@link #moreData}. */
+    private String data;
+    private StringBuilder moreData;
 
     public SseParser(long maxEventChars) {
         this.maxEventChars = maxEventChars;
@@ -28,37 +30,43 @@ public final class SseParser {
                 event = null;
                 return null;
             }
-            Event done = new Event(event, data.toString());
+            Event done = new Event(event, moreData == null ? data : moreData.toString());
             event = null;
             data = null;
+            moreData = null;
             return done;
         }
         if (line.charAt(0) == ':') {
             return null; // comment, e.g. a keep-alive
         }
         int colon = line.indexOf(':');
-        String field = colon < 0 ? line : line.substring(0, colon);
-        String value = colon < 0 ? "" : line.substring(colon + 1);
-        if (value.startsWith(" ")) {
-            value = value.substring(1);
+        int fieldEnd = colon < 0 ? line.length() : colon;
+        int valueStart = colon < 0 ? line.length() : colon + 1;
+        if (valueStart < line.length() && line.charAt(valueStart) == ' ') {
+            valueStart++;
         }
-        switch (field) {
-            case "event" -> event = value;
-            case "data" -> {
-                if (data == null) {
-                    data = new StringBuilder(value);
-                } else {
-                    data.append('\n').append(value);
+        if (isField(line, fieldEnd, "data")) {
+            String value = line.substring(valueStart);
+            if (data == null) {
+                data = value;
+            } else {
+                if (moreData == null) {
+                    moreData = new StringBuilder(data);
                 }
-                if (data.length() > maxEventChars) {
-                    throw new IllegalStateException("a stream event is larger than " + maxEventChars + " characters");
-                }
+                moreData.append('\n').append(value);
             }
-            default -> {
-                // id, retry and unknown fields carry nothing Baton uses
+            if ((moreData == null ? data.length() : moreData.length()) > maxEventChars) {
+                throw new IllegalStateException("a stream event is larger than " + maxEventChars + " characters");
             }
+        } else if (isField(line, fieldEnd, "event")) {
+            event = line.substring(valueStart);
         }
+        // id, retry and unknown fields carry nothing Baton uses
         return null;
+    }
+
+    private static boolean isField(String line, int fieldEnd, String name) {
+        return fieldEnd == name.length() && line.startsWith(name);
     }
 
     /** The event left when the body ends without a final blank line, or {@code null}. */

@@ -10,6 +10,7 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Queue;
 import java.util.function.Supplier;
 
@@ -31,6 +32,9 @@ import java.util.function.Supplier;
  */
 final class AsyncOutput implements WriteListener, AsyncListener {
 
+    /** Staged events are written once they reach this many bytes, so a long burst neither waits nor piles up. */
+    static final int STAGE_LIMIT = 8192;
+
     private final AsyncContext async;
     private final ServletOutputStream out;
     private final Queue<byte[]> queue = new ArrayDeque<>();
@@ -46,10 +50,20 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private boolean asked;
     /** The first write was flushed on its own (a stream's first event). */
     private boolean committed;
+    /** The response was flushed before (its status line and headers went with the first flush). */
+    private boolean flushedOnce;
     /** A flush waits for the end of the provider's read on this thread ({@link ReadBurst}). */
     private boolean flushDeferred;
     /** Inside {@link #drain()}, on this thread (the lock is reentrant). */
     private boolean draining;
+    /**
+     * Events taken from the queue but not yet written: a burst goes to the container in one write, since each write
+     * into its output stream has a cost of its own. Let go of once written, so an idle stream holds none.
+     */
+    private byte[] staged;
+    private int stagedLength;
+    /** {@link #staged} is this output's own copy, not a caller's array. */
+    private boolean stagedOwned;
 
     AsyncOutput(AsyncContext async, Supplier<Answer> timeoutAnswer) throws IOException {
         this.async = async;
@@ -100,44 +114,56 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     }
 
     /**
-     * Writes what is queued while the connection takes it. Once the queue is empty, a stream is asked for more;
-     * then the flush waits for the end of the provider's read this thread is in ({@link ReadBurst}), since the
-     * events of one read (a provider often sends several in one packet) reach this output one by one. A burst of
-     * events costs one network write, not one each. A stream's first event is the exception: it is flushed alone,
-     * since the caller is waiting for it.
+     * Takes what is queued, asking a stream for more each time the queue is empty. A stream's first event is written
+     * and flushed alone, since the caller is waiting for it; after it, what the stream had at hand is written in one
+     * go (or in {@link #STAGE_LIMIT} pieces) and flushed at the end of the provider's read this thread is in
+     * ({@link ReadBurst}): a provider often sends several events in one packet, and they reach this output one by one.
+     * A burst of events costs one network write, not one each. Nothing is written while the container is not ready;
+     * {@link #onWritePossible()} resumes.
      */
     private void drain() {
         if (draining) {
-            return; // a send from inside whenDrained: the loop below writes it
+            return; // a send from inside whenDrained: the loop below takes it
         }
         draining = true;
         try {
-            while (!closed && out.isReady()) {
+            while (!closed) {
                 byte[] next = queue.poll();
                 if (next != null) {
-                    out.write(next);
-                    unflushed = true;
+                    stage(next);
                     asked = false;
                     if (!committed && !finishing) {
                         // A stream's first event leaves at once: the caller's time to first token does not wait
-                        // for the events the provider sent with it.
+                        // for the events the provider sent with it, nor, when the whole stream came in one read, for
+                        // the completion (Liberty hands that to another thread: +450 µs to first byte, measured).
                         committed = true;
+                        if (!writeStaged()) {
+                            return;
+                        }
                         flush();
+                    } else if (stagedLength >= STAGE_LIMIT && !writeStaged()) {
+                        return;
                     }
                 } else if (finishing) {
+                    if (!writeStaged()) {
+                        return;
+                    }
                     // complete() flushes: flushing first was measured to cost WildFly about 70 µs a whole answer.
                     closed = true;
                     async.complete();
                     return;
                 } else if (!asked) {
+                    if (stagedLength == 0 && !out.isReady()) {
+                        return; // the caller is slow: the stream waits with it
+                    }
                     asked = true;
                     whenDrained.run();
                 } else {
-                    // Nothing more at hand: what was written leaves now, or, inside a provider's read that may hold
+                    // Nothing more at hand: what was taken leaves now, or, inside a provider's read that may hold
                     // more events, once that read is handed on.
                     if (!flushDeferred) {
-                        flushDeferred = unflushed && ReadBurst.defer(this::endOfBurst);
-                        if (!flushDeferred) {
+                        flushDeferred = (stagedLength > 0 || unflushed) && ReadBurst.defer(this::endOfBurst);
+                        if (!flushDeferred && writeStaged()) {
                             flush();
                         }
                     }
@@ -155,8 +181,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private synchronized void endOfBurst() {
         flushDeferred = false;
         try {
-            // Not ready: a write is still pending, and onWritePossible() flushes once it is done.
-            if (!closed && out.isReady()) {
+            // Not ready: a write is still pending, and onWritePossible() writes and flushes once it is done.
+            if (!closed && writeStaged()) {
                 flush();
             }
         } catch (IOException | IllegalStateException e) {
@@ -164,10 +190,52 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         }
     }
 
+    /** Adds {@code bytes} to what is staged: a lone item is kept as it is, a second one starts a copy of both. */
+    private void stage(byte[] bytes) {
+        if (stagedLength == 0) {
+            staged = bytes;
+            stagedOwned = false;
+        } else {
+            if (!stagedOwned || staged.length - stagedLength < bytes.length) {
+                staged = Arrays.copyOf(staged, Math.max(STAGE_LIMIT, 2 * (stagedLength + bytes.length)));
+                stagedOwned = true;
+            }
+            System.arraycopy(bytes, 0, staged, stagedLength, bytes.length);
+        }
+        stagedLength += bytes.length;
+    }
+
+    /**
+     * Writes what was staged, when the container can take it.
+     *
+     * @return false when the container is not ready: {@link #onWritePossible()} comes back
+     */
+    private boolean writeStaged() throws IOException {
+        if (!out.isReady()) {
+            return false;
+        }
+        if (stagedLength > 0) {
+            out.write(staged, 0, stagedLength);
+            unflushed = true;
+            staged = null;
+            stagedLength = 0;
+        }
+        return true;
+    }
+
     private void flush() throws IOException {
         if (unflushed) {
             unflushed = false;
             out.flush();
+            if (!flushedOnce) {
+                // Open Liberty at times holds back what the response's first flush from a non-container thread
+                // should send, until the next flush: seen with a bare relay servlet too, where a stream's first
+                // events waited for the provider's next read. A second flush sends them.
+                flushedOnce = true;
+                if (out.isReady()) {
+                    out.flush();
+                }
+            }
         }
     }
 
@@ -191,6 +259,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                 Answer answer = timeoutAnswer.get();
                 answer.applyTo((HttpServletResponse) async.getResponse());
                 queue.clear();
+                staged = null;
+                stagedLength = 0;
                 queue.add(answer.body());
                 start(() -> { }, () -> { });
                 finish();
@@ -217,6 +287,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
             }
             closed = true;
             queue.clear();
+            staged = null;
+            stagedLength = 0;
             callback = takeWhenGone();
         }
         callback.run();

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * How {@link AsyncOutput} turns a stream's events into network writes, seen through a container's output stream
@@ -49,8 +50,8 @@ class AsyncOutputTest {
         }
 
         @Override
-        public void write(byte[] b) {
-            log.add("w:" + new String(b, StandardCharsets.UTF_8));
+        public void write(byte[] b, int off, int len) {
+            log.add("w:" + new String(b, off, len, StandardCharsets.UTF_8));
         }
 
         @Override
@@ -83,14 +84,14 @@ class AsyncOutputTest {
     }
 
     @Test
-    void eventsThatArriveInOneProviderReadLeaveInOneFlushAfterTheFirst() {
+    void eventsThatArriveInOneProviderReadLeaveInOneWriteAndOneFlushAfterTheFirst() {
         output.start(() -> { }, () -> { });
         try (ReadBurst.Read ignored = ReadBurst.read()) {
             for (int i = 1; i <= 5; i++) {
                 output.send(bytes("e" + i));
             }
         }
-        assertEquals(List.of("w:e1", "flush", "w:e2", "w:e3", "w:e4", "w:e5", "flush"), log);
+        assertEquals(List.of("w:e1", "flush", "flush", "w:e2e3e4e5", "flush"), log);
     }
 
     @Test
@@ -99,7 +100,7 @@ class AsyncOutputTest {
         output.send(bytes("e1"));
         output.send(bytes("e2"));
         output.send(bytes("e3"));
-        assertEquals(List.of("w:e1", "flush", "w:e2", "flush", "w:e3", "flush"), log);
+        assertEquals(List.of("w:e1", "flush", "flush", "w:e2", "flush", "w:e3", "flush"), log);
     }
 
     @Test
@@ -111,7 +112,7 @@ class AsyncOutputTest {
             }
         }, () -> { });
         output.send(bytes("e1"));
-        assertEquals(List.of("w:e1", "flush", "w:e2", "w:e3", "flush"), log);
+        assertEquals(List.of("w:e1", "flush", "flush", "w:e2e3", "flush"), log);
     }
 
     @Test
@@ -122,7 +123,7 @@ class AsyncOutputTest {
             output.send(bytes("e2"));
             output.finish(bytes("[DONE]"));
         }
-        assertEquals(List.of("w:e1", "flush", "w:e2", "w:[DONE]", "complete"), log);
+        assertEquals(List.of("w:e1", "flush", "flush", "w:e2[DONE]", "complete"), log);
     }
 
     @Test
@@ -139,10 +140,10 @@ class AsyncOutputTest {
         out.ready = false;
         output.send(bytes("e2"));
         output.send(bytes("e3"));
-        assertEquals(List.of("w:e1", "flush"), log);
+        assertEquals(List.of("w:e1", "flush", "flush"), log);
         out.ready = true;
         output.onWritePossible();
-        assertEquals(List.of("w:e1", "flush", "w:e2", "w:e3", "flush"), log);
+        assertEquals(List.of("w:e1", "flush", "flush", "w:e2e3", "flush"), log);
     }
 
     @Test
@@ -154,9 +155,55 @@ class AsyncOutputTest {
             out.ready = false; // a write still pending: flushing now would be refused
             output.send(bytes("e3"));
         }
-        assertEquals(List.of("w:e1", "flush", "w:e2"), log);
+        assertEquals(List.of("w:e1", "flush", "flush"), log);
         out.ready = true;
         output.onWritePossible();
-        assertEquals(List.of("w:e1", "flush", "w:e2", "w:e3", "flush"), log);
+        assertEquals(List.of("w:e1", "flush", "flush", "w:e2e3", "flush"), log);
+    }
+
+    @Test
+    void aLongBurstIsWrittenInPiecesOfTheStageLimit() {
+        String event = "x".repeat(1000);
+        output.start(() -> { }, () -> { });
+        try (ReadBurst.Read ignored = ReadBurst.read()) {
+            for (int i = 0; i < 20; i++) {
+                output.send(bytes(event));
+            }
+        }
+        List<Integer> written = log.stream().filter(e -> e.startsWith("w:")).map(e -> e.length() - 2).toList();
+        assertEquals(20 * 1000, written.stream().mapToInt(Integer::intValue).sum());
+        assertEquals(1000, written.get(0)); // the first event, alone
+        for (int size : written.subList(1, written.size() - 1)) {
+            assertEquals(AsyncOutput.STAGE_LIMIT + 1000 - AsyncOutput.STAGE_LIMIT % 1000, size);
+        }
+        assertEquals("flush", log.get(log.size() - 1));
+    }
+
+    @Test
+    void aSlowClientStopsTheStreamWithAtMostTheStageLimitWaiting() {
+        int[] given = {0};
+        boolean[] more = {true};
+        output.start(() -> {
+            if (more[0]) {
+                if (++given[0] == 30) {
+                    out.ready = false; // the client stops taking
+                }
+                output.send(bytes("y".repeat(1000)));
+            }
+        }, () -> { });
+        output.send(bytes("first"));
+        int waiting = given[0] * 1000 - (writtenBytes() - "first".length());
+        assertTrue(given[0] >= 30 && waiting > 0 && waiting < AsyncOutput.STAGE_LIMIT + 1000,
+                given[0] + " events given, " + waiting + " bytes waiting");
+
+        more[0] = false;
+        out.ready = true;
+        output.onWritePossible();
+        assertEquals(given[0] * 1000 + "first".length(), writtenBytes());
+        assertEquals("flush", log.get(log.size() - 1));
+    }
+
+    private int writtenBytes() {
+        return log.stream().filter(e -> e.startsWith("w:")).mapToInt(e -> e.length() - 2).sum();
     }
 }
