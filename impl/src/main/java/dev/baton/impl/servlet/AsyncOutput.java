@@ -50,8 +50,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private boolean asked;
     /** The first write was flushed on its own (a stream's first event). */
     private boolean committed;
-    /** The response was flushed before (its status line and headers went with the first flush). */
-    private boolean flushedOnce;
+    /** Flushes so far, counted up to two (see {@link #flush()}). */
+    private int flushes;
     /** A flush waits for the end of the provider's read on this thread ({@link ReadBurst}). */
     private boolean flushDeferred;
     /** Inside {@link #drain()}, on this thread (the lock is reentrant). */
@@ -184,6 +184,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
             // Not ready: a write is still pending, and onWritePossible() writes and flushes once it is done.
             if (!closed && writeStaged()) {
                 flush();
+                secondFlush();
             }
         } catch (IOException | IllegalStateException e) {
             gone();
@@ -227,15 +228,23 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         if (unflushed) {
             unflushed = false;
             out.flush();
-            if (!flushedOnce) {
-                // Open Liberty at times holds back what the response's first flush from a non-container thread
-                // should send, until the next flush: seen with a bare relay servlet too, where a stream's first
-                // events waited for the provider's next read. A second flush sends them.
-                flushedOnce = true;
-                if (out.isReady()) {
-                    out.flush();
+            if (flushes++ == 0 && !flushDeferred) {
+                // Open Liberty at times holds back what a response's first flush should send until the next flush
+                // (seen with a bare relay servlet too: a stream's first events waited for the provider's next read).
+                // The end of this read flushes again if nothing else did; outside a read, now.
+                flushDeferred = ReadBurst.defer(this::endOfBurst);
+                if (!flushDeferred) {
+                    secondFlush();
                 }
             }
+        }
+    }
+
+    /** The response's first flush was its only one: flush again, so that what it held back leaves. */
+    private void secondFlush() throws IOException {
+        if (flushes == 1 && !closed && out.isReady()) {
+            flushes++;
+            out.flush();
         }
     }
 

@@ -91,7 +91,7 @@ class AsyncOutputTest {
                 output.send(bytes("e" + i));
             }
         }
-        assertEquals(List.of("w:e1", "flush", "flush", "w:e2e3e4e5", "flush"), log);
+        assertEquals(List.of("w:e1", "flush", "w:e2e3e4e5", "flush"), log);
     }
 
     @Test
@@ -123,7 +123,7 @@ class AsyncOutputTest {
             output.send(bytes("e2"));
             output.finish(bytes("[DONE]"));
         }
-        assertEquals(List.of("w:e1", "flush", "flush", "w:e2[DONE]", "complete"), log);
+        assertEquals(List.of("w:e1", "flush", "w:e2[DONE]", "complete"), log);
     }
 
     @Test
@@ -155,10 +155,23 @@ class AsyncOutputTest {
             out.ready = false; // a write still pending: flushing now would be refused
             output.send(bytes("e3"));
         }
-        assertEquals(List.of("w:e1", "flush", "flush"), log);
+        assertEquals(List.of("w:e1", "flush"), log);
         out.ready = true;
         output.onWritePossible();
-        assertEquals(List.of("w:e1", "flush", "flush", "w:e2e3", "flush"), log);
+        assertEquals(List.of("w:e1", "flush", "w:e2e3", "flush"), log);
+    }
+
+    @Test
+    void theResponsesFirstFlushIsRepeatedWhenItIsTheOnlyOneOfItsRead() {
+        // Open Liberty may hold back what a response's first flush sends until the next flush.
+        output.start(() -> { }, () -> { });
+        try (ReadBurst.Read ignored = ReadBurst.read()) {
+            output.send(bytes("e1"));
+        }
+        try (ReadBurst.Read ignored = ReadBurst.read()) {
+            output.send(bytes("e2"));
+        }
+        assertEquals(List.of("w:e1", "flush", "flush", "w:e2", "flush"), log);
     }
 
     @Test
