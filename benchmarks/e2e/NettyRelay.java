@@ -24,38 +24,26 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.AttributeKey;
-import jakarta.servlet.AsyncContext;
-import jakarta.servlet.ReadListener;
-import jakarta.servlet.ServletInputStream;
-import jakarta.servlet.ServletOutputStream;
-import jakarta.servlet.WriteListener;
 import jakarta.servlet.annotation.WebServlet;
-import jakarta.servlet.http.HttpServlet;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
 
 /**
  * {@link Relay} with Netty 4.2 in place of Apache HttpClient 5 for the upstream call, deployed as
- * {@code nettyrelay.war}: the servlet side is the same (non-blocking read and write, one flush per upstream read),
- * so the difference between the two measures the HTTP client alone.
+ * {@code nettyrelay.war}: the servlet side is the same ({@link RelayServlet}), so the difference between the two
+ * measures the HTTP client alone.
  */
 @WebServlet(urlPatterns = "/v1/chat/completions", asyncSupported = true)
-public class NettyRelay extends HttpServlet {
-
-    private static final String UPSTREAM = System.getProperty("relay.upstream",
-            System.getenv().getOrDefault("RELAY_UPSTREAM", "http://127.0.0.1:8099/primary/v1/chat/completions"));
+public class NettyRelay extends RelayServlet {
 
     /** The answer a pooled connection is carrying; null while it is idle, so each exchange ends only once. */
     private static final AttributeKey<Output> CURRENT = AttributeKey.valueOf("nettyrelay.output");
+    /** Whether the connection's current answer leaves it open for the next exchange. */
+    private static final AttributeKey<Boolean> KEEP_ALIVE = AttributeKey.valueOf("nettyrelay.keep-alive");
 
     private final URI uri = URI.create(UPSTREAM);
     private final int port = uri.getPort() < 0 ? 80 : uri.getPort();
@@ -88,39 +76,9 @@ public class NettyRelay extends HttpServlet {
         group.shutdownGracefully(0, 5, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
-    @Override
-    protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        AsyncContext async = req.startAsync();
-        async.setTimeout(60_000);
-        ServletInputStream in = req.getInputStream();
-        ByteArrayOutputStream body = new ByteArrayOutputStream(256);
-        byte[] buffer = new byte[1024];
-        in.setReadListener(new ReadListener() {
-            @Override
-            public void onDataAvailable() throws IOException {
-                while (in.isReady()) {
-                    int n = in.read(buffer);
-                    if (n < 0) {
-                        return;
-                    }
-                    body.write(buffer, 0, n);
-                }
-            }
-
-            @Override
-            public void onAllDataRead() throws IOException {
-                send(body.toByteArray(), new Output(async, resp));
-            }
-
-            @Override
-            public void onError(Throwable t) {
-                async.complete();
-            }
-        });
-    }
-
     /** Takes an idle connection that is still open, or opens one; a closed one found idle is dropped. */
-    private void send(byte[] body, Output output) {
+    @Override
+    void send(byte[] body, Output output) {
         for (Channel ch = idle.pollFirst(); ch != null; ch = idle.pollFirst()) {
             if (ch.isActive()) {
                 exchange(ch, body, output);
@@ -172,8 +130,9 @@ public class NettyRelay extends HttpServlet {
                 return;
             }
             if (msg instanceof HttpResponse response) {
-                output.keepAlive = HttpUtil.isKeepAlive(response);
-                output.head(response);
+                ch.attr(KEEP_ALIVE).set(HttpUtil.isKeepAlive(response));
+                output.head(response.status().code(), response.headers().get(HttpHeaderNames.CONTENT_TYPE),
+                        HttpUtil.getContentLength(response, -1L));
             }
             if (msg instanceof HttpContent content) {
                 ByteBuf buf = content.content();
@@ -184,7 +143,7 @@ public class NettyRelay extends HttpServlet {
                 }
                 if (msg instanceof LastHttpContent) {
                     ch.attr(CURRENT).set(null); // idle before it is pooled: the next user sets its own output
-                    if (output.keepAlive) {
+                    if (Boolean.TRUE.equals(ch.attr(KEEP_ALIVE).get())) {
                         idle.offerFirst(ch);
                     } else {
                         ch.close();
@@ -202,87 +161,6 @@ public class NettyRelay extends HttpServlet {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             fail(ctx.channel());
-        }
-    }
-
-    /** Copies the upstream's answer to the caller: written while the caller's connection takes it, flushed per read. */
-    private static final class Output implements WriteListener {
-
-        private final AsyncContext async;
-        private final HttpServletResponse resp;
-        private final ServletOutputStream out;
-        private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
-        /** Read and written on the connection's event loop only. */
-        boolean keepAlive;
-        private boolean ended;
-        private boolean done;
-        /** Flushing nothing would send the status line on its own. */
-        private boolean unflushed;
-
-        Output(AsyncContext async, HttpServletResponse resp) throws IOException {
-            this.async = async;
-            this.resp = resp;
-            this.out = resp.getOutputStream();
-        }
-
-        void head(HttpResponse response) {
-            resp.setStatus(response.status().code());
-            String type = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
-            if (type != null) {
-                resp.setContentType(type);
-            }
-            long length = HttpUtil.getContentLength(response, -1L);
-            if (length >= 0) {
-                resp.setContentLengthLong(length);
-            }
-            out.setWriteListener(this);
-        }
-
-        synchronized void offer(byte[] bytes, boolean last) {
-            if (bytes != null) {
-                queue.add(bytes);
-            }
-            ended |= last;
-            onWritePossible();
-        }
-
-        @Override
-        public synchronized void onWritePossible() {
-            try {
-                while (!done && out.isReady()) {
-                    byte[] next = queue.poll();
-                    if (next != null) {
-                        out.write(next);
-                        unflushed = true;
-                    } else if (ended) {
-                        done = true;
-                        async.complete();
-                    } else {
-                        if (unflushed) {
-                            unflushed = false;
-                            out.flush();
-                        }
-                        return;
-                    }
-                }
-            } catch (IOException e) {
-                fail();
-            }
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            fail();
-        }
-
-        synchronized void fail() {
-            if (!done) {
-                done = true;
-                if (!resp.isCommitted()) {
-                    resp.setStatus(502);
-                }
-                async.complete();
-            }
         }
     }
 }

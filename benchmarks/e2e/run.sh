@@ -194,7 +194,7 @@ build_relay() {
         -d "$OUT/relay/WEB-INF/lib" || { echo "no HttpClient 5 jars in $1 to build the relay from" >&2; exit 1; }
     "$(dirname "$JAVA")/javac" --release 17 -cp "$SERVLET_API:$OUT/relay/WEB-INF/lib/*" \
         -d "$OUT/relay/WEB-INF/classes" \
-        "$HERE/Relay.java"
+        "$HERE/Relay.java" "$HERE/RelayServlet.java"
     "$(dirname "$JAVA")/jar" cf "$OUT/relay.war" -C "$OUT/relay" .
 }
 # The same relay on Netty (NettyRelay.java), with the Netty version the sample WAR bundles (Lettuce's).
@@ -209,7 +209,7 @@ build_netty_relay() {
             -DoutputDirectory="$dir/WEB-INF/lib") >> "$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
     done
     "$(dirname "$JAVA")/javac" --release 17 -cp "$SERVLET_API:$dir/WEB-INF/lib/*" -d "$dir/WEB-INF/classes" \
-        "$HERE/NettyRelay.java"
+        "$HERE/NettyRelay.java" "$HERE/RelayServlet.java"
     "$(dirname "$JAVA")/jar" cf "$OUT/nettyrelay.war" -C "$dir" .
 }
 J=("$JAVA" -cp "$OUT/classes")
