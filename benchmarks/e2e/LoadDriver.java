@@ -361,21 +361,6 @@ public final class LoadDriver {
      * Reads lines of {@code key=value} pairs (round, case, mode plus the numbers a run printed) and prints, per
      * case and metric, the median over rounds of direct and through Baton, their ratio and the difference.
      */
-    /** A reference side's median and Baton's ratio to it, as two table cells. */
-    private static String against(double baton, List<Double> reference) {
-        return reference.isEmpty() ? "— | —" : format(median(reference)) + " | "
-                + String.format(Locale.ROOT, "%.3f×", baton / median(reference));
-    }
-
-    /** A reference side's CPU per request and what Baton costs more, as two table cells. */
-    private static String cpuAgainst(double baton, List<Double> reference) {
-        if (reference == null || reference.isEmpty()) {
-            return "— | —";
-        }
-        double r = median(reference);
-        return String.format(Locale.ROOT, "%,.0f µs | %+,.0f µs", r, baton - r);
-    }
-
     private static void summarize(Path file) throws IOException {
         // case -> metric -> mode -> values in round order
         Map<String, Map<String, Map<String, List<Double>>>> data = new LinkedHashMap<>();
@@ -413,15 +398,8 @@ public final class LoadDriver {
                 references.add(side);
             }
         }
-        StringBuilder header = new StringBuilder("| case | metric | direct | Baton | Baton/direct | added by Baton"
-                + " | Baton/direct per round |");
-        StringBuilder rule = new StringBuilder("|---|---|---:|---:|---:|---:|---|");
-        for (String side : references) {
-            header.append(' ').append(side).append(" | Baton/").append(side).append(" |");
-            rule.append("---:|---:|");
-        }
-        System.out.println(header);
-        System.out.println(rule);
+        header("| case | metric | direct | Baton | Baton/direct | added by Baton | Baton/direct per round |",
+                "|---|---|---:|---:|---:|---:|---|", references, "/");
         for (var byCase : data.entrySet()) {
             for (var byMetric : byCase.getValue().entrySet()) {
                 List<Double> direct = byMetric.getValue().getOrDefault("direct", List.of());
@@ -451,21 +429,14 @@ public final class LoadDriver {
         }
         System.out.println();
         // CPU per request has no direct side (the upstream is another process): Baton against the others.
-        header = new StringBuilder("| case | server CPU per request, Baton |");
-        rule = new StringBuilder("|---|---:|");
-        for (String side : references) {
-            header.append(' ').append(side).append(" | Baton − ").append(side).append(" |");
-            rule.append("---:|---:|");
-        }
-        System.out.println(header);
-        System.out.println(rule);
+        header("| case | server CPU per request, Baton |", "|---|---:|", references, " − ");
         for (var byCase : data.entrySet()) {
             Map<String, List<Double>> cpu = byCase.getValue().get("server_cpu_us");
             if (cpu != null && cpu.containsKey("baton")) {
                 double b = median(cpu.get("baton"));
                 StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "| %s | %,.0f µs |", byCase.getKey(), b));
                 for (String side : references) {
-                    row.append(' ').append(cpuAgainst(b, cpu.get(side))).append(" |");
+                    row.append(' ').append(cpuAgainst(b, cpu.getOrDefault(side, List.of()))).append(" |");
                 }
                 System.out.println(row);
             }
@@ -486,6 +457,33 @@ public final class LoadDriver {
                 System.out.println("ERRORS in " + name + ": " + byMode);
             }
         });
+    }
+
+    /** A reference side's median and Baton's ratio to it, as two table cells. */
+    private static String against(double baton, List<Double> reference) {
+        return reference.isEmpty() ? "— | —" : format(median(reference)) + " | "
+                + String.format(Locale.ROOT, "%.3f×", baton / median(reference));
+    }
+
+    /** A reference side's CPU per request and what Baton costs more, as two table cells. */
+    private static String cpuAgainst(double baton, List<Double> reference) {
+        if (reference.isEmpty()) {
+            return "— | —";
+        }
+        double r = median(reference);
+        return String.format(Locale.ROOT, "%,.0f µs | %+,.0f µs", r, baton - r);
+    }
+
+    /** A table's header: the fixed columns, then two per reference side (its value and Baton against it). */
+    private static void header(String columns, String rule, List<String> references, String versus) {
+        StringBuilder head = new StringBuilder(columns);
+        StringBuilder line = new StringBuilder(rule);
+        for (String side : references) {
+            head.append(' ').append(side).append(" | Baton").append(versus).append(side).append(" |");
+            line.append("---:|---:|");
+        }
+        System.out.println(head);
+        System.out.println(line);
     }
 
     private static String format(double v) {

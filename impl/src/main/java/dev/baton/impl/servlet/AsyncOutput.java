@@ -267,9 +267,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
             if (!closed && !finishing && !async.getResponse().isCommitted()) {
                 Answer answer = timeoutAnswer.get();
                 answer.applyTo((HttpServletResponse) async.getResponse());
-                queue.clear();
-                staged = null;
-                stagedLength = 0;
+                dropPending();
                 queue.add(answer.body());
                 start(() -> { }, () -> { });
                 finish();
@@ -295,9 +293,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                 return; // completed normally
             }
             closed = true;
-            queue.clear();
-            staged = null;
-            stagedLength = 0;
+            dropPending();
             callback = takeWhenGone();
         }
         callback.run();
@@ -307,6 +303,13 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         } catch (RuntimeException alreadyEnded) {
             // completed or dispatched by the container in the meantime
         }
+    }
+
+    /** Forgets what was queued or staged and not yet written. */
+    private void dropPending() {
+        queue.clear();
+        staged = null;
+        stagedLength = 0;
     }
 
     private Runnable takeWhenGone() {
