@@ -10,7 +10,7 @@ import dev.baton.impl.adapter.Adapters;
 import dev.baton.impl.cluster.ClusterSettings;
 import dev.baton.impl.cluster.ClusterSync;
 import dev.baton.impl.cluster.RedisClusterStore;
-import dev.baton.impl.concurrent.Scheduler;
+import dev.baton.impl.concurrent.DeadlineTimer;
 import dev.baton.impl.concurrent.Threads;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.PolicyOverride;
@@ -43,7 +43,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
@@ -65,7 +64,7 @@ public class BatonChatService implements FailoverChatService {
     @Inject
     BatonExtension extension;
 
-    private ScheduledExecutorService timer;
+    private DeadlineTimer timer;
     private BatonHttpClient http;
     private FailoverEngine engine;
     private RecordStore store;
@@ -78,8 +77,8 @@ public class BatonChatService implements FailoverChatService {
     void start() {
         BatonConfig config = extension.config();
         ThreadFactory threads = containerThreads();
-        timer = Threads.timer(threads);
-        http = BatonHttpClient.start(Duration.ofSeconds(10), threads, Scheduler.on(timer));
+        timer = DeadlineTimer.start(threads);
+        http = BatonHttpClient.start(Duration.ofSeconds(10), threads, timer);
         Telemetry telemetry = Telemetry.fromServer();
         transactions = TransactionCheck.lookUp();
         store = recordStore(config, threads);
@@ -92,7 +91,7 @@ public class BatonChatService implements FailoverChatService {
             // Plain threads: Lettuce's timer waits for its thread to run, and Open Liberty runs a managed thread only
             // once the application has started, which it has not while this bean is being created.
             cluster = new ClusterSync(new RedisClusterStore(clustered, Threads.named(Thread::new, "baton-redis-"),
-                    Scheduler.on(timer)), clustered.node(), clock);
+                    timer), clustered.node(), clock);
             listener = HealthListener.both(listener, cluster);
             observers = List.of(stats, telemetry.observer(), cluster);
         }
@@ -159,7 +158,7 @@ public class BatonChatService implements FailoverChatService {
             cluster.close();
         }
         http.close();
-        timer.shutdownNow();
+        timer.close();
         if (store instanceof AutoCloseable closeable) {
             try {
                 closeable.close(); // writes what is still queued, within a bounded wait

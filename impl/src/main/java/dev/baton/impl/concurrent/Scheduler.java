@@ -1,12 +1,10 @@
 package dev.baton.impl.concurrent;
 
 import java.time.Duration;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs a task after a delay: every timeout and wait of the engine and the endpoint. Injected so that
- * tests can run those on virtual time. A task must not block. Thread-safe.
+ * tests can run those on virtual time; {@link DeadlineTimer} runs them on real time. A task must not block. Thread-safe.
  */
 @FunctionalInterface
 public interface Scheduler {
@@ -19,17 +17,5 @@ public interface Scheduler {
     interface Scheduled {
         /** Makes sure the task does not run, if it has not started yet. */
         void cancel();
-    }
-
-    /**
-     * A scheduler on {@code timer}, which stays its owner's to shut down. A cancelled task is let go of at once, even
-     * where the timer keeps its entry queued for a while (see {@code Threads.timer}).
-     */
-    static Scheduler on(ScheduledExecutorService timer) {
-        return (delay, task) -> {
-            var entry = new TimerEntry(task);
-            entry.scheduled(timer.schedule(entry, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS));
-            return entry;
-        };
     }
 }

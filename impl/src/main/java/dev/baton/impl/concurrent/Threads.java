@@ -1,8 +1,6 @@
 package dev.baton.impl.concurrent;
 
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -24,20 +22,5 @@ public final class Threads {
             thread.setDaemon(true);
             return thread;
         };
-    }
-
-    /**
-     * The one timer: attempt, stream and headers timeouts, backoff and recovery waits, the body read limit. What
-     * runs on it completes futures and starts sends; it never blocks. Its thread is started here, not by the first
-     * request.
-     */
-    public static ScheduledThreadPoolExecutor timer(ThreadFactory base) {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, named(base, "baton-timer-"));
-        // Timeouts are cancelled far more often than they fire. A cancelled one stays queued until the next purge,
-        // a second at most: a new timeout then rarely comes first in the queue, and only the first wakes the timer's
-        // thread (removed at once, every request's first timeout would wake it).
-        timer.scheduleWithFixedDelay(timer::purge, 1, 1, TimeUnit.SECONDS);
-        timer.prestartCoreThread();
-        return timer;
     }
 }

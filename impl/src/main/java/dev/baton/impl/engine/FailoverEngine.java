@@ -27,7 +27,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
@@ -52,12 +51,11 @@ public final class FailoverEngine {
      * An engine on real time: the system's ticker, and {@code timer} for its timeouts and waits.
      *
      * @param adapters one per provider id ({@code baton.connections.<name>.provider})
-     * @param timer    the application's one timer (see {@code Threads.timer}); it stays the caller's to shut down
+     * @param timer    the application's one timer ({@code DeadlineTimer}); it stays the caller's to close
      */
     public FailoverEngine(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
-                          InstantSource clock, ScheduledExecutorService timer, HealthListener listener,
-                          EngineObserver observer) {
-        this(config, adapters, store, clock, Ticker.SYSTEM, Scheduler.on(timer), listener, observer);
+                          InstantSource clock, Scheduler timer, HealthListener listener, EngineObserver observer) {
+        this(config, adapters, store, clock, Ticker.SYSTEM, timer, listener, observer);
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.baton.impl.cluster;
 
-import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.engine.EngineFixture;
 import dev.baton.impl.engine.FailoverEngine;
 
@@ -20,7 +19,7 @@ public record ClusterNode(String name, FailoverEngine engine, ClusterSync sync) 
 
     /** Starts a node and waits until it is connected (or 5 s, for tests that start with Redis down). */
     public static ClusterNode start(String name, Map<String, String> props, ClusterSettings settings) throws InterruptedException {
-        ClusterSync sync = new ClusterSync(new RedisClusterStore(settings, Thread::new, Scheduler.on(EngineFixture.TIMER)),
+        ClusterSync sync = new ClusterSync(new RedisClusterStore(settings, Thread::new, EngineFixture.TIMER),
                 name, Clock.systemUTC());
         FailoverEngine engine = EngineFixture.engine(props, Clock.systemUTC(), sync, sync);
         sync.attach(engine);

@@ -5,30 +5,67 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The one timer: cancelled timeouts stay queued only until the next purge, and hold nothing meanwhile. */
+/** The one timer: tasks run in deadline order, cancelled ones never run, hold nothing and are swept out. */
 class TimerTest {
 
-    private final ScheduledThreadPoolExecutor timer = Threads.timer(Thread::new);
-    private final Scheduler scheduler = Scheduler.on(timer);
+    private final DeadlineTimer timer = DeadlineTimer.start(Thread::new);
 
     @AfterEach
     void stop() {
-        timer.shutdownNow();
+        timer.close();
     }
 
     @Test
     void aTaskRunsAfterItsDelay() throws InterruptedException {
         CountDownLatch ran = new CountDownLatch(1);
-        scheduler.schedule(Duration.ofMillis(20), ran::countDown);
+        long start = System.nanoTime();
+        timer.schedule(Duration.ofMillis(50), ran::countDown);
+        assertTrue(ran.await(5, TimeUnit.SECONDS));
+        assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(50), "ran early");
+    }
+
+    @Test
+    void anEarlierTaskScheduledLaterWakesTheTimer() throws InterruptedException {
+        timer.schedule(Duration.ofHours(1), () -> { });
+        Thread.sleep(50); // long enough for the busy wake-ups to end: the thread now sleeps for the hour
+        CountDownLatch ran = new CountDownLatch(1);
+        long start = System.nanoTime();
+        timer.schedule(Duration.ofMillis(100), ran::countDown);
+        assertTrue(ran.await(5, TimeUnit.SECONDS));
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertTrue(tookMillis >= 100 && tookMillis < 2_000, "ran after " + tookMillis + " ms");
+    }
+
+    @Test
+    void tasksRunInDeadlineOrderAndInScheduleOrderWhenDueTogether() throws InterruptedException {
+        List<String> order = new CopyOnWriteArrayList<>();
+        CountDownLatch all = new CountDownLatch(4);
+        timer.schedule(Duration.ofMillis(120), () -> { order.add("late"); all.countDown(); });
+        timer.schedule(Duration.ZERO, () -> { order.add("now 1"); all.countDown(); });
+        timer.schedule(Duration.ofMillis(-5), () -> { order.add("now 2"); all.countDown(); });
+        timer.schedule(Duration.ofMillis(60), () -> { order.add("soon"); all.countDown(); });
+        assertTrue(all.await(5, TimeUnit.SECONDS));
+        assertEquals(List.of("now 1", "now 2", "soon", "late"), order);
+    }
+
+    @Test
+    void aFailingTaskDoesNotStopTheTimer() throws InterruptedException {
+        timer.schedule(Duration.ZERO, () -> {
+            throw new IllegalStateException("a failing task, on purpose");
+        });
+        CountDownLatch ran = new CountDownLatch(1);
+        timer.schedule(Duration.ofMillis(10), ran::countDown);
         assertTrue(ran.await(5, TimeUnit.SECONDS));
     }
 
@@ -37,7 +74,7 @@ class TimerTest {
         AtomicBoolean ran = new AtomicBoolean();
         Runnable task = () -> ran.set(true);
         WeakReference<Runnable> held = new WeakReference<>(task);
-        scheduler.schedule(Duration.ofMillis(50), task).cancel();
+        timer.schedule(Duration.ofMillis(50), task).cancel();
         task = null;
         for (int i = 0; i < 50 && held.get() != null; i++) {
             System.gc();
@@ -49,15 +86,25 @@ class TimerTest {
     }
 
     @Test
-    void cancelledTimeoutsLeaveTheQueueAtTheNextPurge() throws InterruptedException {
-        for (int i = 0; i < 1_000; i++) {
-            scheduler.schedule(Duration.ofMinutes(1), () -> { }).cancel();
+    void cancelledTimeoutsAreSweptOutOnceTheyOutnumberTheLiveOnes() throws InterruptedException {
+        int count = DeadlineTimer.SWEEP_AT * 3;
+        for (int i = 0; i < count; i++) {
+            timer.schedule(Duration.ofMinutes(1), () -> { }).cancel();
         }
-        assertTrue(timer.getQueue().size() > 1_000 / 2, "kept until the purge: " + timer.getQueue().size());
+        timer.schedule(Duration.ofMinutes(1), () -> { }); // one live timeout stays
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (timer.getQueue().size() > 1 && System.nanoTime() < until) {
-            Thread.sleep(50);
+        while (timer.queued() > 1 && System.nanoTime() < until) {
+            Thread.sleep(20);
         }
-        assertTrue(timer.getQueue().size() <= 1, "only the purge itself is left: " + timer.getQueue().size());
+        assertEquals(1, timer.queued(), "only the live timeout is left");
+    }
+
+    @Test
+    void aClosedTimerRunsNothingMore() throws InterruptedException {
+        AtomicBoolean ran = new AtomicBoolean();
+        timer.schedule(Duration.ofMillis(50), () -> ran.set(true));
+        timer.close();
+        Thread.sleep(150);
+        assertFalse(ran.get());
     }
 }

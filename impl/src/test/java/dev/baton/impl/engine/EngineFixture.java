@@ -7,7 +7,7 @@ import dev.baton.ServedBy;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.adapter.Adapters;
 import dev.baton.impl.concurrent.Scheduler;
-import dev.baton.impl.concurrent.Threads;
+import dev.baton.impl.concurrent.DeadlineTimer;
 import dev.baton.impl.concurrent.Ticker;
 import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.impl.config.BatonConfig;
@@ -32,7 +32,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -44,9 +43,9 @@ public final class EngineFixture {
     static final String KEY_PREFIX = "sk-test-secret-";
 
     /** One timer and one client for every test engine and adapter, as an application has; daemon threads. */
-    public static final ScheduledExecutorService TIMER = Threads.timer(Thread::new);
+    public static final DeadlineTimer TIMER = DeadlineTimer.start(Thread::new);
     public static final BatonHttpClient HTTP = BatonHttpClient.start(Duration.ofSeconds(2), Thread::new,
-            Scheduler.on(TIMER));
+            TIMER);
 
     private EngineFixture() {
     }
@@ -130,7 +129,7 @@ public final class EngineFixture {
     /** An engine on real time, as an application has. */
     public static FailoverEngine engine(Map<String, String> props, InstantSource clock, HealthListener listener,
                                         EngineObserver observer) {
-        return engine(props, clock, Ticker.SYSTEM, Scheduler.on(TIMER), listener, observer);
+        return engine(props, clock, Ticker.SYSTEM, TIMER, listener, observer);
     }
 
     /** An engine over the adapters found on the class path (OpenAI, Anthropic, Azure…), as the CDI bean builds it. */

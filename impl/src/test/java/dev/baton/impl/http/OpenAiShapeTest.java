@@ -29,6 +29,9 @@ class OpenAiShapeTest {
             "{\"choices\":[\"odd\",{\"delta\":\"odd\"},{\"delta\":{\"content\":\"\\u00e9\"}}]}",
             "{\"object\":\"chat.completion\",\"choices\":[{\"message\":{\"content\":\"whole\"},\"finish_reason\":\"stop\"}],"
                     + "\"usage\":{\"prompt_tokens\":1,\"prompt_tokens_details\":{\"cached_tokens\":0}}}",
+            "{ \"choices\" : [ { \"delta\" : { } , \"finish_reason\" : \"stop\" } , { \"delta\" : { \"tool_calls\" : [ ] } } ] }",
+            "{\"choices\":[{\"delta\":{\"tool_calls\":[ {\"index\":0} ]},\"finish_reason\":\"a\",\"finish_reason\":\"b\"}]}",
+            "{\"choices\":[{\"delta\":{\"content\":\"x\"},\"delta\":{\"content\":\"\"}},{\"fin\\u0069sh_reason\":\"stop\"}]}",
             "{}"})
     void textAndTreeAgree(String text) {
         JsonObject tree = Json.createReader(new StringReader(text)).readObject();

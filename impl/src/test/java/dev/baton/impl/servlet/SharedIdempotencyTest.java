@@ -34,7 +34,7 @@ class SharedIdempotencyTest {
     @RegisterExtension
     static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
 
-    private static final Scheduler SCHEDULER = Scheduler.on(EngineFixture.TIMER);
+    private static final Scheduler SCHEDULER = EngineFixture.TIMER;
     private static final byte[] BODY = GatewayKeys.sha256("{\"model\":\"chat\"}".getBytes(StandardCharsets.UTF_8));
     private final List<AutoCloseable> open = new ArrayList<>();
 

@@ -1,0 +1,181 @@
+package dev.baton.impl.concurrent;
+
+import java.time.Duration;
+import java.util.PriorityQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The application's one timer thread: every timeout and wait of the engine, the HTTP client and the endpoint.
+ *
+ * <p>Built for timeouts that are nearly always cancelled long before they are due (a request ends in milliseconds,
+ * its timeouts are seconds away):
+ * <ul>
+ *   <li>a cancel only lets go of the task; the queue drops cancelled entries when they come first, or all at once when
+ *       they outnumber the live ones;</li>
+ *   <li>while tasks are being scheduled the thread wakes every {@link #BUSY_WAKE} at least, so a new timeout due
+ *       later than that never has to wake it. Without this every request's first timeout, being the earliest in the
+ *       queue, woke the thread; a {@code ScheduledThreadPoolExecutor} did, or with its queue kept lean by a purge,
+ *       spent 5% of a stream's CPU on its heap (docs/performance.md).</li>
+ * </ul>
+ * With nothing scheduled for a while the thread sleeps until the first live deadline. A task runs on the timer's
+ * thread and must not block. Thread-safe.
+ */
+public final class DeadlineTimer implements Scheduler, AutoCloseable {
+
+    /** How late a timeout may run at most (plus the thread's wake-up time), and how often a busy timer wakes. */
+    static final Duration BUSY_WAKE = Duration.ofMillis(10);
+    /** Cancelled entries are swept out together once there are more of them than this and than live ones. */
+    static final int SWEEP_AT = 1024;
+    private static final System.Logger LOG = System.getLogger(DeadlineTimer.class.getName());
+
+    private final PriorityQueue<Entry> queue = new PriorityQueue<>();
+    private final AtomicInteger cancelled = new AtomicInteger();
+    private final Thread thread;
+    /** Under {@link #queue}'s lock: the ticks the thread sleeps until, or {@code null} when it waits to be woken. */
+    private Long wakeAt;
+    /** Under {@link #queue}'s lock: something was scheduled since the thread last looked. */
+    private boolean busy;
+    private long sequence;
+    private volatile boolean closed;
+
+    private DeadlineTimer(ThreadFactory threads) {
+        thread = Threads.named(threads, "baton-timer-").newThread(this::loop);
+    }
+
+    /** A started timer whose thread comes from {@code threads}; {@link #close()} stops it. */
+    public static DeadlineTimer start(ThreadFactory threads) {
+        DeadlineTimer timer = new DeadlineTimer(threads);
+        timer.thread.start();
+        return timer;
+    }
+
+    @Override
+    public Scheduled schedule(Duration delay, Runnable task) {
+        long due = System.nanoTime() + nanos(delay);
+        Entry entry;
+        boolean wake;
+        synchronized (queue) {
+            entry = new Entry(task, due, sequence++);
+            queue.add(entry);
+            busy = true;
+            wake = wakeAt == null || due - wakeAt < 0;
+            if (wake) {
+                wakeAt = due; // one wake-up for a burst of earlier tasks
+            }
+        }
+        if (wake) {
+            LockSupport.unpark(thread);
+        }
+        return entry;
+    }
+
+    /** Entries queued, cancelled ones included: for tests. */
+    int queued() {
+        synchronized (queue) {
+            return queue.size();
+        }
+    }
+
+    /** Stops the thread; tasks not run yet never run. */
+    @Override
+    public void close() {
+        closed = true;
+        LockSupport.unpark(thread);
+    }
+
+    private void loop() {
+        while (!closed) {
+            Runnable due = next();
+            if (due != null) {
+                try {
+                    due.run();
+                } catch (RuntimeException | Error e) {
+                    LOG.log(System.Logger.Level.ERROR, "a timed task failed", e);
+                }
+            }
+        }
+    }
+
+    /** The next task that is due, or {@code null} after sleeping until one may be. */
+    private Runnable next() {
+        Long sleepUntil;
+        synchronized (queue) {
+            long now = System.nanoTime();
+            if (cancelled.get() > Math.max(SWEEP_AT, queue.size() / 2)) {
+                queue.removeIf(Entry::isCancelled);
+                cancelled.set(0); // a cancel counted after the sweep only brings the next one sooner
+            }
+            Entry head;
+            while ((head = queue.peek()) != null && (head.isCancelled() || head.due - now <= 0)) {
+                queue.poll();
+                Runnable task = head.take();
+                if (task != null) {
+                    return task;
+                }
+            }
+            sleepUntil = head == null ? null : head.due;
+            if (busy) {
+                long tick = now + BUSY_WAKE.toNanos();
+                sleepUntil = sleepUntil == null || tick - sleepUntil < 0 ? tick : sleepUntil;
+                busy = false;
+            }
+            wakeAt = sleepUntil;
+        }
+        if (sleepUntil == null) {
+            LockSupport.park(this);
+        } else {
+            LockSupport.parkNanos(this, sleepUntil - System.nanoTime());
+        }
+        return null;
+    }
+
+    private static long nanos(Duration delay) {
+        if (delay.isNegative()) {
+            return 0;
+        }
+        // Far enough to never come, near enough that deadlines compare without overflow.
+        return delay.compareTo(Duration.ofDays(365)) > 0 ? TimeUnit.DAYS.toNanos(365) : delay.toNanos();
+    }
+
+    /** A task and when it is due; cancelling lets go of the task, and the entry leaves the queue later. */
+    private final class Entry implements Comparable<Entry>, Scheduled {
+
+        private final long due;
+        private final long sequence;
+        private volatile Runnable task;
+
+        Entry(Runnable task, long due, long sequence) {
+            this.task = task;
+            this.due = due;
+            this.sequence = sequence;
+        }
+
+        boolean isCancelled() {
+            return task == null;
+        }
+
+        /** The task, once: whoever takes it runs it. */
+        Runnable take() {
+            Runnable t = task;
+            task = null;
+            return t;
+        }
+
+        @Override
+        public void cancel() {
+            if (task != null) {
+                task = null;
+                cancelled.incrementAndGet();
+            }
+        }
+
+        @Override
+        public int compareTo(Entry other) {
+            int byDue = Long.compare(due - other.due, 0);
+            return byDue != 0 ? byDue : Long.compare(sequence, other.sequence);
+        }
+    }
+}
