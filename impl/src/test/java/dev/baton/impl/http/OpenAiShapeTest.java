@@ -2,12 +2,15 @@ package dev.baton.impl.http;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.StringReader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Read from the text or from the tree, a chunk or an answer gives the same facts. */
 class OpenAiShapeTest {
@@ -32,6 +35,10 @@ class OpenAiShapeTest {
             "{ \"choices\" : [ { \"delta\" : { } , \"finish_reason\" : \"stop\" } , { \"delta\" : { \"tool_calls\" : [ ] } } ] }",
             "{\"choices\":[{\"delta\":{\"tool_calls\":[ {\"index\":0} ]},\"finish_reason\":\"a\",\"finish_reason\":\"b\"}]}",
             "{\"choices\":[{\"delta\":{\"content\":\"x\"},\"delta\":{\"content\":\"\"}},{\"fin\\u0069sh_reason\":\"stop\"}]}",
+            "{\"choices\":[{\"delta\":{\"content\":\"x\"},\"finish_reason\" :\n \"stop\"}]}",
+            "{\"choices\":[{\"delta\":{\"content\":\"say \\\"finish_reason\\\":\\\"x\\\"\"},\"finish_reason\":null}]}",
+            "{\"choices\":[{\"delta\":{\"finish_reason\":\"nested\"},\"finish_reason\":null}]}",
+            "{\"my_finish_reason\":\"x\",\"choices\":[{\"delta\":{},\"finish_reason\":\"length\"}]}",
             "{}"})
     void textAndTreeAgree(String text) {
         JsonObject tree = Json.createReader(new StringReader(text)).readObject();
@@ -40,5 +47,14 @@ class OpenAiShapeTest {
         assertEquals(OpenAiShape.finishReason(tree), OpenAiShape.finishReason(raw), "finish reason");
         assertEquals(OpenAiShape.hasOutput(tree), OpenAiShape.hasOutput(raw), "has output");
         assertEquals(OpenAiShape.usage(tree), OpenAiShape.usage(raw), "usage");
+    }
+
+    @Test
+    void aChunkWhoseFinishReasonIsNullIsAnsweredWithoutReadingItsChoices() {
+        assertFalse(OpenAiShape.mayNameAFinishReason(
+                "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":null}]}"));
+        assertFalse(OpenAiShape.mayNameAFinishReason("{\"choices\":[{\"delta\":{\"content\":\"\\\"finish_reason\\\":\\\"\"}}]}"));
+        assertTrue(OpenAiShape.mayNameAFinishReason("{\"choices\":[{\"delta\":{},\"finish_reason\" : \"stop\"}]}"));
+        assertTrue(OpenAiShape.mayNameAFinishReason("{\"choices\":[{\"fin\\u0069sh_reason\":\"stop\"}]}"));
     }
 }
