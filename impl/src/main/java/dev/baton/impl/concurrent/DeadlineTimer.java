@@ -16,16 +16,16 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>a cancel only lets go of the task; the queue drops cancelled entries when they come first, or all at once when
  *       they outnumber the live ones;</li>
  *   <li>while tasks are being scheduled the thread wakes every {@link #BUSY_WAKE} at least, so a new timeout due
- *       later than that never has to wake it. Without this every request's first timeout, being the earliest in the
- *       queue, woke the thread; a {@code ScheduledThreadPoolExecutor} did, or with its queue kept lean by a purge,
- *       spent 5% of a stream's CPU on its heap (docs/performance.md).</li>
+ *       later than that never has to wake it; every request's first timeout is often the earliest in the queue.</li>
  * </ul>
+ * The {@code ScheduledThreadPoolExecutor} this replaces was woken by those first timeouts, or, kept from that by
+ * leaving cancelled ones queued until a purge, spent 4.6% of a stream's server CPU on its heap (docs/performance.md).
  * With nothing scheduled for a while the thread sleeps until the first live deadline. A task runs on the timer's
  * thread and must not block. Thread-safe.
  */
 public final class DeadlineTimer implements Scheduler, AutoCloseable {
 
-    /** How late a timeout may run at most (plus the thread's wake-up time), and how often a busy timer wakes. */
+    /** While timeouts are being scheduled the thread looks at least this often, so one due later never wakes it. */
     static final Duration BUSY_WAKE = Duration.ofMillis(10);
     /** Cancelled entries are swept out together once there are more of them than this and than live ones. */
     static final int SWEEP_AT = 1024;
@@ -34,8 +34,10 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
     private final PriorityQueue<Entry> queue = new PriorityQueue<>();
     private final AtomicInteger cancelled = new AtomicInteger();
     private final Thread thread;
-    /** Under {@link #queue}'s lock: the ticks the thread sleeps until, or {@code null} when it waits to be woken. */
-    private Long wakeAt;
+    /** Under {@link #queue}'s lock: when the thread looks at the queue next ({@link System#nanoTime()}). */
+    private long nextLook;
+    /** Under {@link #queue}'s lock: the thread sleeps until a task is scheduled. */
+    private boolean untilWoken = true;
     /** Under {@link #queue}'s lock: something was scheduled since the thread last looked. */
     private boolean busy;
     private long sequence;
@@ -61,9 +63,10 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
             entry = new Entry(task, due, sequence++);
             queue.add(entry);
             busy = true;
-            wake = wakeAt == null || due - wakeAt < 0;
+            wake = untilWoken || due - nextLook < 0;
             if (wake) {
-                wakeAt = due; // one wake-up for a burst of earlier tasks
+                untilWoken = false;
+                nextLook = due; // one wake-up for a burst of earlier tasks
             }
         }
         if (wake) {
@@ -101,7 +104,8 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
 
     /** The next task that is due, or {@code null} after sleeping until one may be. */
     private Runnable next() {
-        Long sleepUntil;
+        boolean forever;
+        long until;
         synchronized (queue) {
             long now = System.nanoTime();
             if (cancelled.get() > Math.max(SWEEP_AT, queue.size() / 2)) {
@@ -116,19 +120,19 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
                     return task;
                 }
             }
-            sleepUntil = head == null ? null : head.due;
-            if (busy) {
-                long tick = now + BUSY_WAKE.toNanos();
-                sleepUntil = sleepUntil == null || tick - sleepUntil < 0 ? tick : sleepUntil;
-                busy = false;
-            }
-            wakeAt = sleepUntil;
+            long busyLook = now + BUSY_WAKE.toNanos();
+            forever = head == null && !busy;
+            until = head == null || busy && busyLook - head.due < 0 ? busyLook : head.due;
+            busy = false;
+            untilWoken = forever;
+            nextLook = until;
         }
-        if (sleepUntil == null) {
+        if (forever) {
             LockSupport.park(this);
         } else {
-            LockSupport.parkNanos(this, sleepUntil - System.nanoTime());
+            LockSupport.parkNanos(this, until - System.nanoTime());
         }
+        Thread.interrupted(); // an interrupt would make every park return at once; only close() stops the timer
         return null;
     }
 
