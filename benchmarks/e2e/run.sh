@@ -140,6 +140,9 @@ SERVER_PID=
 cleanup() {
     local rc=$?
     trap - EXIT INT TERM
+    # A server that never answered is still ours: the port was free before it started. Its launcher script is in PIDS,
+    # but stopping the script leaves the server's JVM running (and holding an inherited lock, if one was taken).
+    if [[ -z "$SERVER_PID" && -n "${SERVER_STARTED:-}" ]]; then SERVER_PID=$(listener_pid "$PORT" || true); fi
     if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
         log "stopping the $SERVER server (pid $SERVER_PID)"
         kill -TERM "$SERVER_PID" 2>/dev/null || true
@@ -195,7 +198,10 @@ build_relay() {
     "$(dirname "$JAVA")/javac" --release 17 -cp "$SERVLET_API:$OUT/relay/WEB-INF/lib/*" \
         -d "$OUT/relay/WEB-INF/classes" \
         "$HERE/Relay.java" "$HERE/RelayServlet.java"
-    "$(dirname "$JAVA")/jar" cf "$OUT/relay.war" -C "$OUT/relay" .
+    # WildFly shows a deployment the JDK's jdk.net module, which HttpClient 5 opens connections through, only when asked
+    # (as baton-impl.jar's manifest asks, docs/deploying.md).
+    printf 'Dependencies: jdk.net\n' > "$OUT/relay.mf"
+    "$(dirname "$JAVA")/jar" cfm "$OUT/relay.war" "$OUT/relay.mf" -C "$OUT/relay" .
 }
 # The same relay on Netty (NettyRelay.java), with the Netty version the sample WAR bundles (Lettuce's).
 build_netty_relay() {
@@ -275,6 +281,7 @@ export BATON_CONNECTIONS_STANDBY_BASE_URL=$UPSTREAM/standby/v1
 export SAMPLE_SIMULATOR_ENABLED=false
 
 log "starting $SERVER"
+SERVER_STARTED=1
 if [[ $SERVER == liberty ]]; then
     [[ -x $WLP/bin/server ]] || { echo "no Liberty under $WLP: run without --no-build" >&2; exit 1; }
     # The packaged WAR, not the loose application liberty:deploy leaves (an XML file pointing into the modules'
