@@ -235,6 +235,11 @@ public final class JsonScan {
     }
 
     private int whitespace(int i) {
+        return whitespace(text, i);
+    }
+
+    /** The index of the first character at or after {@code i} in {@code text} that is not JSON whitespace. */
+    static int whitespace(String text, int i) {
         while (i < text.length()) {
             char c = text.charAt(i);
             if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {

@@ -47,22 +47,15 @@ public final class OpenAiShape {
             return true;
         }
         for (int at = text.indexOf(FINISH_REASON); at >= 0; at = text.indexOf(FINISH_REASON, at + 1)) {
-            int i = whitespace(text, at + FINISH_REASON.length());
+            int i = JsonScan.whitespace(text, at + FINISH_REASON.length());
             if (i < text.length() && text.charAt(i) == ':') {
-                i = whitespace(text, i + 1);
+                i = JsonScan.whitespace(text, i + 1);
                 if (i < text.length() && text.charAt(i) == '"') {
                     return true;
                 }
             }
         }
         return false;
-    }
-
-    private static int whitespace(String text, int i) {
-        while (i < text.length() && " \t\n\r".indexOf(text.charAt(i)) >= 0) {
-            i++;
-        }
-        return i;
     }
 
     /** Whether a chunk carries a content, refusal, reasoning or tool-call delta; as {@link ChatChunk#hasOutput}. */
