@@ -47,10 +47,13 @@ class BalancingIT extends ClientSideIT {
                 counts.merge(response.headers().values("x-baton-connection").get(0), 1, Integer::sum);
             }
         }
+        // One attempt per request: a failover would also skew the split below.
+        assertEquals(counts.get("primary"), simulator.account("primary").requestCount(), "primary's attempts");
+        assertEquals(counts.get("standby"), simulator.account("standby").requestCount(), "standby's attempts");
         double primary = counts.getOrDefault("primary", 0) / (double) n;
-        // 400 draws at 3:1 have a standard deviation of 2.2 points: 7 points is three of them.
-        assertTrue(Math.abs(primary - 0.75) <= 0.07, "primary served " + primary + ": " + counts);
-        assertEquals(counts.get("primary"), simulator.account("primary").requestCount(), "one attempt per request");
+        // 400 draws at 3:1 have a standard deviation of 2.2 points. Ten points is 4.6 of them: a fair
+        // split fails about once in 250,000 runs, while an even (0.50) or fixed (1.00) one always fails.
+        assertTrue(Math.abs(primary - 0.75) <= 0.10, "primary served " + primary + ": " + counts);
 
         JsonObject view = Gateway.json(admin("v1/connections/primary").body());
         JsonObject share = view.getJsonArray("shares").getValuesAs(JsonObject.class).stream()
