@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -187,6 +188,7 @@ class ClusterSyncTest {
         ClusterNode b = c.get(1);
         // A change B reads in its start-up re-sync (from the store, untimed) is not counted as learned: start after it.
         await(() -> b.sync().view().lastResync() != null, Duration.ofSeconds(5), "B re-synced on connecting");
+        Instant resynced = b.sync().view().lastResync();
         int rounds = 200;
         for (int i = 0; i < rounds; i++) {
             boolean eject = i % 2 == 0;
@@ -200,7 +202,13 @@ class ClusterSyncTest {
                     "B adopts change " + i);
         }
         Staleness.Figures figures = b.sync().view().staleness();
-        assertEquals(rounds, figures.learned());
+        // A heartbeat B missed on a loaded machine makes it re-sync when it answers again. A re-sync may read A's
+        // newest change from the store before that change's message arrives: the change is adopted, its message then
+        // ignored as old news, and it is not timed. One change per re-sync (a second would need a second missed
+        // heartbeat within these few seconds); any other shortfall is a lost change.
+        boolean resyncedMeanwhile = !resynced.equals(b.sync().view().lastResync());
+        assertTrue(figures.learned() == rounds || resyncedMeanwhile && figures.learned() == rounds - 1,
+                figures.learned() + " of " + rounds + " changes timed" + (resyncedMeanwhile ? ", B re-synced" : ""));
         assertTrue(figures.p99() < 200, "99% of changes within 200 ms: " + figures);
         System.out.printf("staleness over %d changes: p50 %d ms, p99 %d ms, max %d ms%n", rounds, figures.p50(),
                 figures.p99(), figures.max());
