@@ -25,6 +25,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Admits a request and plans its chain: the admit and plan stages of the pipeline. Refusals here
@@ -37,6 +38,8 @@ final class Planner {
 
     private final BatonConfig config;
     private final Map<TargetRef, ProviderTarget> targets = new HashMap<>();
+    /** Each route's resolution under its own policy, built once: what nearly every request asks for. */
+    private final Map<String, Resolution> routes = new ConcurrentHashMap<>();
 
     Planner(BatonConfig config) {
         this.config = config;
@@ -91,6 +94,14 @@ final class Planner {
         }
         String name = model.getString();
         RouteConfig route = config.routes().get(name);
+        if (route != null && override.equals(PolicyOverride.NONE)) {
+            return routes.computeIfAbsent(name, n -> resolve(n, route, override, fallbacks));
+        }
+        return resolve(name, route, override, fallbacks);
+    }
+
+    /** The chain of {@code name} (a route, or else a model and its fallbacks) under the route's policy and the caller's. */
+    private Resolution resolve(String name, RouteConfig route, PolicyOverride override, List<String> fallbacks) {
         RoutePolicy policy = (route != null ? route.policy() : config.defaults()).with(override);
         List<Candidate> chain = new ArrayList<>();
         List<String> models = new ArrayList<>();
@@ -122,7 +133,7 @@ final class Planner {
             }
             group++;
         }
-        return new Resolution(route != null ? name : null, policy, chain);
+        return new Resolution(route != null ? name : null, policy, List.copyOf(chain));
     }
 
     /**
@@ -148,10 +159,14 @@ final class Planner {
 
     /** The group of a route target in {@code tier}: that of an earlier target of the tier (and the model, when given), else a new one. */
     private static int groupOf(List<Candidate> chain, int tier, String model) {
-        return chain.stream().filter(c -> c.pool().tier() == tier + 1
-                        && (model == null || c.target().model().equals(model)))
-                .mapToInt(Candidate::group).findFirst()
-                .orElse(chain.stream().mapToInt(Candidate::group).max().orElse(-1) + 1);
+        int last = -1;
+        for (Candidate c : chain) {
+            if (c.pool().tier() == tier + 1 && (model == null || c.target().model().equals(model))) {
+                return c.group();
+            }
+            last = Math.max(last, c.group());
+        }
+        return last + 1;
     }
 
     /**

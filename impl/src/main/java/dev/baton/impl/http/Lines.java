@@ -37,11 +37,7 @@ final class Lines {
                 }
             }
             int start = data.position();
-            int end = start;
-            while (end < data.limit() && data.get(end) != '\n' && data.get(end) != '\r') {
-                end++;
-            }
-            append(data, end - start);
+            append(data, lineEnd(data, start, data.limit()) - start);
             if (!data.hasRemaining()) {
                 return; // the line goes on in the next buffer
             }
@@ -49,6 +45,28 @@ final class Lines {
             sink.accept(new String(line, 0, length, StandardCharsets.UTF_8));
             length = 0;
         }
+    }
+
+    /** The index of the first CR or LF in {@code data} from {@code from}, or {@code to}; on the array when there is one. */
+    private static int lineEnd(ByteBuffer data, int from, int to) {
+        if (data.hasArray()) {
+            byte[] bytes = data.array();
+            int offset = data.arrayOffset();
+            for (int i = from; i < to; i++) {
+                byte b = bytes[offset + i];
+                if (b == '\n' || b == '\r') {
+                    return i;
+                }
+            }
+            return to;
+        }
+        for (int i = from; i < to; i++) {
+            byte b = data.get(i);
+            if (b == '\n' || b == '\r') {
+                return i;
+            }
+        }
+        return to;
     }
 
     private void append(ByteBuffer data, int count) {

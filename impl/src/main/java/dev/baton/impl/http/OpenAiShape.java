@@ -29,10 +29,20 @@ public final class OpenAiShape {
         if (!(chunk instanceof RawJsonObject raw)) {
             return new ChatChunk(chunk, null, null).finishReason();
         }
-        if (raw.choices == null && !mayNameAFinishReason(raw.toString())) {
+        if (raw.choices == null && !mayNameAFinishReason(raw)) {
             return null;
         }
         return choices(raw).finishReason();
+    }
+
+    /** As {@link #mayNameAFinishReason(String)}, looked at once per chunk: the adapter and the engine both ask. */
+    private static boolean mayNameAFinishReason(RawJsonObject raw) {
+        Boolean may = raw.mayNameAFinishReason;
+        if (may == null) {
+            may = mayNameAFinishReason(raw.toString());
+            raw.mayNameAFinishReason = may;
+        }
+        return may;
     }
 
     /**

@@ -32,6 +32,8 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
     private volatile JsonObject tree;
     /** What {@link OpenAiShape} read from the choices of a chunk, read once. */
     volatile OpenAiShape.Choices choices;
+    /** Whether the text may name a finish reason ({@link OpenAiShape#mayNameAFinishReason}), looked at once. */
+    volatile Boolean mayNameAFinishReason;
 
     private RawJsonObject(String text, JsonScan.Span root, List<JsonScan.Member> members) {
         this.text = text;

@@ -32,6 +32,22 @@ class LinesTest {
     }
 
     @Test
+    void buffersWithoutAnArrayOrInsideOneSplitAlike() {
+        byte[] text = "xxa\nb\r\nc\rd\n\nyy".getBytes(StandardCharsets.UTF_8);
+        ByteBuffer inside = ByteBuffer.wrap(text, 0, text.length - 2).position(2).slice(); // an array offset of 2
+        lines.feed(inside, out::add);
+        ByteBuffer direct = ByteBuffer.allocateDirect(text.length - 4).put(text, 2, text.length - 4).flip();
+        lines.feed(direct, out::add);
+        lines.feed(ByteBuffer.wrap(text, 2, text.length - 4).asReadOnlyBuffer(), out::add); // no array
+
+        List<String> once = List.of("a", "b", "c", "d", "");
+        List<String> thrice = new ArrayList<>(once);
+        thrice.addAll(once);
+        thrice.addAll(once);
+        assertEquals(thrice, out);
+    }
+
+    @Test
     void aCrlfSplitAcrossBuffersEndsOneLine() {
         feed("a\r");
         feed("\nb\n");
