@@ -95,7 +95,8 @@ final class Planner {
         String name = model.getString();
         RouteConfig route = config.routes().get(name);
         if (route != null && override.equals(PolicyOverride.NONE)) {
-            return routes.computeIfAbsent(name, n -> resolve(n, route, override, fallbacks));
+            // A route's chain is its targets alone: the caller's fallbacks do not change it.
+            return routes.computeIfAbsent(name, n -> resolve(n, route, override, List.of()));
         }
         return resolve(name, route, override, fallbacks);
     }
