@@ -7,8 +7,8 @@ import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 
-import java.io.ByteArrayInputStream;
-import java.io.InputStreamReader;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -33,15 +33,21 @@ final class StrictJson {
 
     /** @throws RequestRejectedException 400 when the body is not such a JSON text */
     static JsonValue read(byte[] body) {
-        checkDepth(body);
-        // A reporting decoder (the default of newDecoder()) turns malformed UTF-8 into an error, not U+FFFD.
-        var text = new InputStreamReader(new ByteArrayInputStream(body), StandardCharsets.UTF_8.newDecoder());
-        try (JsonReader reader = READERS.createReader(text)) {
+        String text;
+        if (checkDepth(body)) {
+            text = new String(body, StandardCharsets.ISO_8859_1); // all ASCII: each byte is its character
+        } else {
+            try {
+                // A reporting decoder (the default of newDecoder()) turns malformed UTF-8 into an error, not U+FFFD.
+                text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body)).toString();
+            } catch (CharacterCodingException e) {
+                throw invalid("The request body is not valid UTF-8.");
+            }
+        }
+        try (JsonReader reader = READERS.createReader(new StringReader(text))) {
             return reader.readValue();
         } catch (RuntimeException e) {
-            // Never the parser's message: it quotes the body.
-            throw invalid(causedBy(e, CharacterCodingException.class) ? "The request body is not valid UTF-8."
-                    : "The request body is not valid JSON.");
+            throw invalid("The request body is not valid JSON."); // never the parser's message: it quotes the body
         }
     }
 
@@ -49,12 +55,16 @@ final class StrictJson {
      * Refuses nesting deeper than {@link #MAX_DEPTH} before any parser recurses into it: one pass
      * over the bytes, brackets outside strings counted. Multi-byte UTF-8 never contains an ASCII
      * byte, so bytes are enough.
+     *
+     * @return whether every byte is ASCII, so that there is nothing to decode
      */
-    static void checkDepth(byte[] body) {
+    static boolean checkDepth(byte[] body) {
         int depth = 0;
         boolean inString = false;
         boolean escaped = false;
+        int all = 0; // every byte OR-ed: a byte past ASCII sets the sign
         for (byte b : body) {
+            all |= b;
             if (inString) {
                 if (escaped) {
                     escaped = false;
@@ -73,15 +83,7 @@ final class StrictJson {
                 depth--;
             }
         }
-    }
-
-    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (type.isInstance(t)) {
-                return true;
-            }
-        }
-        return false;
+        return all >= 0;
     }
 
     private static RequestRejectedException invalid(String message) {

@@ -37,6 +37,12 @@ class StrictJsonTest {
         assertEquals("The request body is not valid UTF-8.", e.getMessage());
     }
 
+    @Test
+    void readsUtf8BeyondAsciiAsItsCharacters() {
+        JsonObject json = (JsonObject) StrictJson.read(bytes("{\"a\":\"d\u00e9j\u00e0 \u2713 \ud83d\ude00\"}"));
+        assertEquals("d\u00e9j\u00e0 \u2713 \ud83d\ude00", json.getString("a"));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"{\"model\":\"a\",\"model\":\"b\"}", "{\"n\":1", "", "{\"n\":9}x}"})
     void refusesWhatIsNotStrictJsonWithA400(String body) {
