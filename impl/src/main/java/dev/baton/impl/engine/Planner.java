@@ -29,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Admits a request and plans its chain: the admit and plan stages of the pipeline. Refusals here
- * call no provider. Thread-safe; immutable after construction.
+ * call no provider. Thread-safe: after construction its only state is the cache of route resolutions.
  */
 final class Planner {
 

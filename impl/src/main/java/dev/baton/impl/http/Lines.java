@@ -47,21 +47,15 @@ final class Lines {
         }
     }
 
-    /** The index of the first CR or LF in {@code data} from {@code from}, or {@code to}; on the array when there is one. */
+    /**
+     * The index of the first CR or LF in {@code data} from {@code from}, or {@code to}. Read on the buffer's array when
+     * it has one (the client's are heap buffers): {@code get(int)} checks its bounds at every byte.
+     */
     private static int lineEnd(ByteBuffer data, int from, int to) {
-        if (data.hasArray()) {
-            byte[] bytes = data.array();
-            int offset = data.arrayOffset();
-            for (int i = from; i < to; i++) {
-                byte b = bytes[offset + i];
-                if (b == '\n' || b == '\r') {
-                    return i;
-                }
-            }
-            return to;
-        }
+        byte[] bytes = data.hasArray() ? data.array() : null;
+        int offset = bytes == null ? 0 : data.arrayOffset();
         for (int i = from; i < to; i++) {
-            byte b = data.get(i);
+            byte b = bytes != null ? bytes[offset + i] : data.get(i);
             if (b == '\n' || b == '\r') {
                 return i;
             }

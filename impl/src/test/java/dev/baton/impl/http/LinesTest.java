@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -41,10 +42,7 @@ class LinesTest {
         lines.feed(ByteBuffer.wrap(text, 2, text.length - 4).asReadOnlyBuffer(), out::add); // no array
 
         List<String> once = List.of("a", "b", "c", "d", "");
-        List<String> thrice = new ArrayList<>(once);
-        thrice.addAll(once);
-        thrice.addAll(once);
-        assertEquals(thrice, out);
+        assertEquals(Stream.of(once, once, once).flatMap(List::stream).toList(), out);
     }
 
     @Test
