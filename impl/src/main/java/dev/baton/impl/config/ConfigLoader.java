@@ -3,6 +3,7 @@ package dev.baton.impl.config;
 import dev.baton.FailureAction;
 import dev.baton.FailureKind;
 import dev.baton.exception.FailoverDefinitionException;
+import dev.baton.impl.http.BatonHttpClient;
 import dev.baton.spi.ConnectionKey;
 import dev.baton.spi.ProviderAdapterFactory;
 import org.eclipse.microprofile.config.Config;
@@ -59,7 +60,7 @@ public final class ConfigLoader {
             "baton.records.store", "baton.records.datasource", "baton.records.queue-capacity", "baton.records.retention",
             "baton.records.table-prefix",
             "baton.limits.max-response-bytes", "baton.limits.max-stream-duration", "baton.balance.interval",
-            "baton.balance.window", "baton.balance.min-share");
+            "baton.balance.window", "baton.balance.min-share", "baton.http.client");
 
     private final Config config;
     private final Map<String, ProviderAdapterFactory> providers = new TreeMap<>();
@@ -139,6 +140,13 @@ public final class ConfigLoader {
                     return raw;
                 }).orElse("baton_"));
         BatonConfig.BalanceSettings balance = balanceSettings();
+        BatonHttpClient.Library httpClient = read("baton.http.client", raw -> {
+            try {
+                return BatonHttpClient.Library.of(raw);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("'" + raw + "' is not one of [httpclient5, netty]");
+            }
+        }).orElse(BatonHttpClient.Library.HTTPCLIENT5);
         if (!problems.isEmpty()) {
             String report = "Baton configuration is invalid:\n  - " + String.join("\n  - ", problems);
             for (String secret : secrets) {
@@ -147,7 +155,7 @@ public final class ConfigLoader {
             throw new FailoverDefinitionException(report);
         }
         return new BatonConfig(connections, routes, defaults, budget, capacity, maxResponse, maxStream, models, records,
-                balance);
+                balance, httpClient);
     }
 
     /** {@code baton.balance.*}: how adaptive tiers recompute their shares. */

@@ -1,134 +1,76 @@
 package dev.baton.impl.http;
 
 import dev.baton.impl.concurrent.Scheduler;
-import dev.baton.impl.concurrent.Threads;
 import dev.baton.spi.ProviderTransport.Request;
-import org.apache.hc.client5.http.async.AsyncExecRuntime;
-import org.apache.hc.client5.http.config.ConnectionConfig;
-import org.apache.hc.client5.http.config.TlsConfig;
-import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
-import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
-import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
-import org.apache.hc.client5.http.protocol.HttpClientContext;
-import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
 import org.apache.hc.core5.concurrent.Cancellable;
 import org.apache.hc.core5.concurrent.FutureCallback;
-import org.apache.hc.core5.http.ContentType;
-import org.apache.hc.core5.http.config.Http1Config;
-import org.apache.hc.core5.http.message.BasicHttpRequest;
 import org.apache.hc.core5.http.nio.AsyncResponseConsumer;
-import org.apache.hc.core5.http.nio.entity.AsyncEntityProducers;
-import org.apache.hc.core5.http.nio.support.BasicRequestProducer;
-import org.apache.hc.core5.http2.HttpVersionPolicy;
-import org.apache.hc.core5.pool.PoolConcurrencyPolicy;
-import org.apache.hc.core5.io.CloseMode;
-import org.apache.hc.core5.reactor.IOReactorConfig;
-import org.apache.hc.core5.util.Timeout;
 
 import java.time.Duration;
-import java.util.concurrent.Future;
+import java.util.Locale;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * Baton's HTTP client: Apache HttpClient 5 async over HTTP/1.1, on a fixed set of threads started once (one I/O
- * dispatcher per CPU and the client's starter thread) and the engine's timer for headers timeouts. No request starts a thread:
- * the JDK client hands every response to {@code CompletableFuture}'s default executor, which on 2 CPUs starts a
- * thread per task (see docs/performance.md, "HTTP client"). Never follows redirects: one could carry a key to another
- * host. Thread-safe; {@link #close()} stops its threads.
+ * Baton's HTTP client, on one of two libraries ({@code baton.http.client}): Apache HttpClient 5 async, the default,
+ * or Netty. Both speak HTTP/1.1 only, keep connections alive in a pool, run on a fixed set of threads started once
+ * (no request starts a thread: see docs/performance.md, "HTTP client"), never follow redirects (one could carry a key
+ * to another host), never retry on their own, and leave headers timeouts to the engine's timer. Whichever runs, a
+ * response reaches {@link HttpExchange} the same way: as HttpClient 5's {@link AsyncResponseConsumer}. Thread-safe;
+ * {@link #close()} stops its threads.
  */
-public final class BatonHttpClient implements AutoCloseable {
+public abstract sealed class BatonHttpClient implements AutoCloseable permits ApacheHttpClient, NettyHttpClient {
+
+    /** The libraries Baton can talk HTTP with. */
+    public enum Library {
+        HTTPCLIENT5, NETTY;
+
+        /** The library a {@code baton.http.client} value names, case-insensitively. */
+        public static Library of(String name) {
+            return valueOf(name.strip().toUpperCase(Locale.ROOT));
+        }
+    }
 
     /**
      * HTTP/1.1 carries one exchange per connection and a stream holds its connection to the end, so the pool is as
      * large as the open streams Baton is meant to carry; its own limits ({@code max-concurrent}) come first.
      */
     static final int MAX_CONNECTIONS = 10_000;
-    /**
-     * Per-connection I/O buffer size: a socket read takes at most this much. Each connection holds its buffers for its
-     * whole life, a stream's included: an open stream's live heap was 56 KB at 8 KiB, 37 KB at 2 KiB. At 2 KiB an
-     * answer of a few KB took a read, and a write to the caller, per 2 KiB: side by side, 8 KiB cut an SSE request's
-     * server CPU by a sixth (docs/performance.md, "The fourth steps").
-     */
-    static final int BUFFER_SIZE = 8192;
 
-    /** Where an exchange's context keeps its runtime, which can close the exchange's connection. */
-    private static final String RUNTIME = "dev.baton.exec-runtime";
-
-    private final CloseableHttpAsyncClient client;
     private final Scheduler scheduler;
 
-    private BatonHttpClient(CloseableHttpAsyncClient client, Scheduler scheduler) {
-        this.client = client;
+    BatonHttpClient(Scheduler scheduler) {
         this.scheduler = scheduler;
     }
 
+    /** A started HttpClient 5 client: see {@link #start(Library, Duration, ThreadFactory, Scheduler)}. */
+    public static BatonHttpClient start(Duration connectTimeout, ThreadFactory threads, Scheduler scheduler) {
+        return start(Library.HTTPCLIENT5, connectTimeout, threads, scheduler);
+    }
+
     /**
-     * A started client whose connection attempts give up after {@code connectTimeout}; its I/O threads come from
-     * {@code threads}, and its headers timeouts run on {@code scheduler} (the engine's).
+     * A started client on {@code library} whose connection attempts give up after {@code connectTimeout}; its I/O
+     * threads come from {@code threads}, and its headers timeouts run on {@code scheduler} (the engine's).
      */
-    public static BatonHttpClient start(Duration connectTimeout, ThreadFactory threads,
+    public static BatonHttpClient start(Library library, Duration connectTimeout, ThreadFactory threads,
                                         Scheduler scheduler) {
-        var connections = PoolingAsyncClientConnectionManagerBuilder.create()
-                .setMaxConnTotal(MAX_CONNECTIONS)
-                .setMaxConnPerRoute(MAX_CONNECTIONS)
-                // A lock per route, not one for the whole pool: every request leases and returns a connection.
-                .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.LAX)
-                .setDefaultConnectionConfig(ConnectionConfig.custom()
-                        .setConnectTimeout(Timeout.of(connectTimeout))
-                        .build())
-                // The JDK's default SSLContext and the https.protocols/cipherSuites properties, as the JDK client had.
-                .setTlsStrategy(ClientTlsStrategyBuilder.create().useSystemProperties().buildAsync())
-                .setDefaultTlsConfig(TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build())
-                .build();
-        CloseableHttpAsyncClient client = HttpAsyncClients.custom()
-                .setConnectionManager(connections)
-                .setIOReactorConfig(IOReactorConfig.custom().setTcpNoDelay(true).build())
-                .setHttp1Config(Http1Config.custom().setBufferSize(BUFFER_SIZE).build())
-                .setThreadFactory(Threads.named(threads, "baton-http-"))
-                .addExecInterceptorFirst("baton-runtime", (request, entity, scope, chain, callback) -> {
-                    scope.clientContext.setAttribute(RUNTIME, scope.execRuntime);
-                    chain.proceed(request, entity, scope, callback);
-                })
-                .disableRedirectHandling()
-                .disableAutomaticRetries() // the engine decides what is retried, and where
-                .disableContentCompression()
-                .disableCookieManagement()
-                .disableAuthCaching()
-                .build();
-        client.start();
-        return new BatonHttpClient(client, scheduler);
+        return switch (library) {
+            case HTTPCLIENT5 -> ApacheHttpClient.open(connectTimeout, threads, scheduler);
+            case NETTY -> NettyHttpClient.open(connectTimeout, threads, scheduler);
+        };
     }
 
     /**
      * Sends {@code call}; the consumer reads the response on an I/O thread and the callback hears how the exchange
      * ended. Cancelling the returned handle aborts the exchange and closes its connection.
      */
-    Cancellable send(Request call, AsyncResponseConsumer<Void> response, FutureCallback<Void> callback) {
-        var request = new BasicHttpRequest(call.method(), call.uri());
-        call.headers().forEach(request::addHeader);
-        // The content type travels in the headers; this one is never sent.
-        var body = AsyncEntityProducers.create(call.body(), ContentType.APPLICATION_OCTET_STREAM);
-        HttpClientContext context = HttpClientContext.create();
-        Future<Void> sent = client.execute(new BasicRequestProducer(request, body), response, null, context, callback);
-        return () -> {
-            sent.cancel(true);
-            // The client drops that cancellation when a pooled connection is leased at once (HttpClient 5.6):
-            // closing the connection is what surely ends the exchange.
-            if (context.getAttribute(RUNTIME) instanceof AsyncExecRuntime runtime) {
-                runtime.discardEndpoint();
-            }
-            return true;
-        };
-    }
+    abstract Cancellable send(Request call, AsyncResponseConsumer<Void> response, FutureCallback<Void> callback);
 
     /** Runs {@code task} on the scheduler after {@code delay}. */
-    Scheduler.Scheduled schedule(Runnable task, Duration delay) {
+    final Scheduler.Scheduled schedule(Runnable task, Duration delay) {
         return scheduler.schedule(delay, task);
     }
 
     /** Stops the I/O threads (within seconds); exchanges still open are cut. */
     @Override
-    public void close() {
-        client.close(CloseMode.GRACEFUL); // IMMEDIATE closes selectors under the I/O threads, which log it as errors
-    }
+    public abstract void close();
 }

@@ -29,7 +29,7 @@ public final class Transport {
             return new ProviderException(ProviderFailure.transport(FailureKind.SERVER_ERROR, t.getMessage()), t);
         }
         String what;
-        if (t instanceof ConnectTimeoutException) {
+        if (t instanceof ConnectTimeoutException || t instanceof io.netty.channel.ConnectTimeoutException) {
             what = "connect timed out";
         } else if (t instanceof ConnectException) {
             what = "connection refused";

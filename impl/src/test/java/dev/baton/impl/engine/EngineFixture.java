@@ -42,10 +42,14 @@ public final class EngineFixture {
 
     static final String KEY_PREFIX = "sk-test-secret-";
 
-    /** One timer and one client for every test engine and adapter, as an application has; daemon threads. */
+    /**
+     * One timer and one client for every test engine and adapter, as an application has; daemon threads. The client's
+     * library is HttpClient 5 unless {@code -Dbaton.http.client=netty} says otherwise, as it does for the application's.
+     */
     public static final DeadlineTimer TIMER = DeadlineTimer.start(Thread::new);
-    public static final BatonHttpClient HTTP = BatonHttpClient.start(Duration.ofSeconds(2), Thread::new,
-            TIMER);
+    public static final BatonHttpClient HTTP = BatonHttpClient.start(
+            BatonHttpClient.Library.of(System.getProperty("baton.http.client", "httpclient5")),
+            Duration.ofSeconds(2), Thread::new, TIMER);
 
     private EngineFixture() {
     }

@@ -1,0 +1,435 @@
+package dev.baton.impl.http;
+
+import dev.baton.impl.concurrent.Scheduler;
+import dev.baton.impl.concurrent.Threads;
+import dev.baton.spi.ProviderTransport.Request;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObject;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import io.netty.util.ReferenceCountUtil;
+import org.apache.hc.core5.concurrent.Cancellable;
+import org.apache.hc.core5.concurrent.FutureCallback;
+import org.apache.hc.core5.http.EntityDetails;
+import org.apache.hc.core5.http.message.BasicHttpResponse;
+import org.apache.hc.core5.http.nio.AsyncResponseConsumer;
+import org.apache.hc.core5.http.nio.CapacityChannel;
+
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLException;
+
+/**
+ * Baton's HTTP client on Netty ({@code baton.http.client=netty}): one event loop per CPU, a pool of keep-alive
+ * connections per scheme, host and port, TLS through the JDK (its default trust store and protocols, host names
+ * verified). Netty's events are handed to the same {@link AsyncResponseConsumer} HttpClient 5 drives, so
+ * {@link HttpExchange} does not know which library read the answer. Flow control reaches the socket the same way:
+ * once the consumer's read window is spent, the connection stops reading until the window is given back.
+ */
+final class NettyHttpClient extends BatonHttpClient {
+
+    /** The read window of an answer before its consumer gives bytes back, as HttpClient 5's. */
+    static final int INITIAL_WINDOW = 65_536;
+
+    private final EventLoopGroup group;
+    private final Bootstrap bootstrap;
+    private final SslContext tls;
+    /** Idle keep-alive connections by destination, most recently used first (the warmest). */
+    private final Map<Destination, Deque<Channel>> idle = new ConcurrentHashMap<>();
+    private final AtomicInteger open = new AtomicInteger();
+
+    private NettyHttpClient(EventLoopGroup group, Bootstrap bootstrap, SslContext tls, Scheduler scheduler) {
+        super(scheduler);
+        this.group = group;
+        this.bootstrap = bootstrap;
+        this.tls = tls;
+    }
+
+    static NettyHttpClient open(Duration connectTimeout, ThreadFactory threads, Scheduler scheduler) {
+        SslContext tls;
+        try {
+            tls = SslContextBuilder.forClient().sslProvider(SslProvider.JDK)
+                    .endpointIdentificationAlgorithm("HTTPS").build();
+        } catch (SSLException e) {
+            throw new IllegalStateException("The JDK's TLS could not be set up for provider calls", e);
+        }
+        EventLoopGroup group = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
+                Threads.named(threads, "baton-http-"), NioIoHandler.newFactory());
+        Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
+        return new NettyHttpClient(group, bootstrap, tls, scheduler);
+    }
+
+    @Override
+    Cancellable send(Request call, AsyncResponseConsumer<Void> response, FutureCallback<Void> callback) {
+        Exchange exchange = new Exchange(call, Destination.of(call.uri()), response, callback);
+        exchange.begin(true);
+        return exchange;
+    }
+
+    @Override
+    public void close() {
+        idle.values().forEach(connections -> connections.forEach(Channel::close));
+        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(6, TimeUnit.SECONDS);
+    }
+
+    /** Where a connection goes: connections are pooled and reused by this. */
+    private record Destination(boolean tls, String host, int port) {
+
+        static Destination of(URI uri) {
+            boolean tls = "https".equalsIgnoreCase(uri.getScheme());
+            String host = uri.getHost();
+            if (host.startsWith("[")) {
+                host = host.substring(1, host.length() - 1); // an IPv6 literal
+            }
+            return new Destination(tls, host, uri.getPort() >= 0 ? uri.getPort() : tls ? 443 : 80);
+        }
+
+        String hostHeader() {
+            String name = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
+            return port == (tls ? 443 : 80) ? name : name + ":" + port;
+        }
+    }
+
+    /** A pooled connection still open, or {@code null}. */
+    private Channel pooled(Destination destination) {
+        Deque<Channel> connections = idle.get(destination);
+        if (connections != null) {
+            for (Channel ch = connections.pollFirst(); ch != null; ch = connections.pollFirst()) {
+                if (ch.isActive()) {
+                    return ch;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Gives a connection whose answer ended back to the pool, or closes it. */
+    private void release(Channel ch, Destination destination, boolean keepAlive) {
+        if (keepAlive && ch.isActive()) {
+            idle.computeIfAbsent(destination, d -> new ConcurrentLinkedDeque<>()).offerFirst(ch);
+        } else {
+            ch.close();
+        }
+    }
+
+    /** One request and its answer; cancelling it closes its connection. */
+    private final class Exchange implements Cancellable, CapacityChannel {
+
+        private final Request call;
+        private final Destination destination;
+        private final AsyncResponseConsumer<Void> consumer;
+        private final FutureCallback<Void> callback;
+        private final AtomicBoolean ended = new AtomicBoolean();
+        /** Bytes the consumer may still be handed before the connection stops reading. */
+        private final AtomicLong window = new AtomicLong(INITIAL_WINDOW);
+        private volatile Channel channel;
+        /** The connection came from the pool: one the provider closed meanwhile is replaced once. */
+        private volatile boolean reused;
+        /** On the event loop only: the status arrived. */
+        private boolean responded;
+        private boolean keepAlive;
+
+        Exchange(Request call, Destination destination, AsyncResponseConsumer<Void> consumer,
+                 FutureCallback<Void> callback) {
+            this.call = call;
+            this.destination = destination;
+            this.consumer = consumer;
+            this.callback = callback;
+        }
+
+        /** Sends on a pooled connection when {@code mayReuse} and one is idle, else on a new one. */
+        void begin(boolean mayReuse) {
+            Channel ch = mayReuse ? pooled(destination) : null;
+            if (ch != null) {
+                write(ch, true);
+                return;
+            }
+            if (open.get() >= MAX_CONNECTIONS) {
+                failed(new IOException("Baton's " + MAX_CONNECTIONS + " connections to providers are all open"));
+                return;
+            }
+            open.incrementAndGet();
+            bootstrap.clone().handler(new ChannelInitializer<Channel>() {
+                @Override
+                protected void initChannel(Channel c) {
+                    c.closeFuture().addListener(f -> open.decrementAndGet());
+                    if (destination.tls()) {
+                        c.pipeline().addLast(tls.newHandler(c.alloc(), destination.host(), destination.port()));
+                    }
+                    c.pipeline().addLast(new HttpClientCodec(), new Reader());
+                }
+            }).connect(destination.host(), destination.port()).addListener((ChannelFutureListener) f -> {
+                if (f.isSuccess()) {
+                    write(f.channel(), false);
+                } else {
+                    failed(f.cause());
+                }
+            });
+        }
+
+        private void write(Channel ch, boolean reused) {
+            this.reused = reused;
+            channel = ch;
+            if (ended.get()) {
+                ch.close(); // cancelled while the connection was being found
+                return;
+            }
+            ch.pipeline().get(Reader.class).exchange = this;
+            ch.config().setAutoRead(true);
+            ch.writeAndFlush(request()).addListener((ChannelFutureListener) f -> {
+                if (!f.isSuccess()) {
+                    connectionFailed(ch, f.cause());
+                }
+            });
+        }
+
+        private DefaultFullHttpRequest request() {
+            URI uri = call.uri();
+            String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+            String target = uri.getRawQuery() == null ? path : path + "?" + uri.getRawQuery();
+            byte[] body = call.body() == null ? new byte[0] : call.body();
+            var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(call.method()), target,
+                    Unpooled.wrappedBuffer(body));
+            call.headers().forEach(request.headers()::add);
+            request.headers().set(HttpHeaderNames.HOST, destination.hostHeader());
+            if (body.length > 0 || !"GET".equals(call.method())) {
+                request.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+            }
+            return request;
+        }
+
+        void headers(HttpResponse response) throws Exception {
+            responded = true;
+            keepAlive = HttpUtil.isKeepAlive(response);
+            var head = new BasicHttpResponse(response.status().code());
+            response.headers().forEach(h -> head.addHeader(h.getKey(), h.getValue()));
+            consumer.consumeResponse(head, Entity.INSTANCE, null, NOTHING);
+            consumer.updateCapacity(this);
+        }
+
+        void content(ByteBuf content) throws IOException {
+            int bytes = content.readableBytes();
+            if (bytes > 0) {
+                consumer.consume(content.nioBuffer());
+                if (window.addAndGet(-bytes) <= 0) {
+                    channel.config().setAutoRead(false);
+                }
+            }
+        }
+
+        void end() throws Exception {
+            consumer.streamEnd(List.of());
+            if (ended.compareAndSet(false, true)) {
+                Channel ch = channel;
+                ch.pipeline().get(Reader.class).exchange = null;
+                ch.config().setAutoRead(true); // an idle connection notices its close
+                release(ch, destination, keepAlive);
+                callback.completed(null);
+            }
+        }
+
+        /**
+         * Connection {@code ch} broke. When it came from the pool and nothing was answered on it, the provider had most
+         * likely closed it while it was idle: the request goes once more, on a new connection.
+         */
+        void connectionFailed(Channel ch, Throwable cause) {
+            if (ch != channel) {
+                return; // a connection this exchange already left
+            }
+            if (reused && !responded && !ended.get()) {
+                ch.pipeline().get(Reader.class).exchange = null;
+                ch.close();
+                begin(false);
+            } else {
+                failed(cause);
+            }
+        }
+
+        void failed(Throwable cause) {
+            if (ended.compareAndSet(false, true)) {
+                Channel ch = channel;
+                if (ch != null) {
+                    ch.close();
+                }
+                Exception error = exception(cause);
+                consumer.failed(error);
+                callback.failed(error);
+            }
+        }
+
+        @Override
+        public boolean cancel() {
+            if (!ended.compareAndSet(false, true)) {
+                return false;
+            }
+            Channel ch = channel;
+            if (ch != null) {
+                ch.close();
+            }
+            callback.cancelled();
+            return true;
+        }
+
+        @Override
+        public void update(int increment) {
+            long now = window.accumulateAndGet(increment, (a, b) -> Math.min(Long.MAX_VALUE / 2, a + b));
+            Channel ch = channel;
+            if (now > 0 && ch != null && !ended.get() && !ch.config().isAutoRead()) {
+                ch.config().setAutoRead(true);
+            }
+        }
+    }
+
+    /** Reads one connection's answers, one exchange at a time; a read's bytes form one {@link ReadBurst}. */
+    private static final class Reader extends ChannelInboundHandlerAdapter {
+
+        volatile Exchange exchange;
+        private ReadBurst.Read burst;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            Exchange current = exchange;
+            try {
+                if (current == null) {
+                    ctx.close(); // bytes nobody asked for: the connection is out of step
+                    return;
+                }
+                if (burst == null) {
+                    burst = ReadBurst.read();
+                }
+                if (msg instanceof HttpObject o && o.decoderResult().isFailure()) {
+                    current.failed(new IOException("The provider's answer is not HTTP", o.decoderResult().cause()));
+                    return;
+                }
+                if (msg instanceof HttpResponse response) {
+                    current.headers(response);
+                }
+                if (msg instanceof HttpContent content) {
+                    current.content(content.content());
+                    if (msg instanceof LastHttpContent) {
+                        current.end();
+                    }
+                }
+            } catch (Exception | StackOverflowError e) {
+                current.failed(e);
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+
+        @Override
+        public void channelReadComplete(ChannelHandlerContext ctx) {
+            ReadBurst.Read read = burst;
+            burst = null;
+            if (read != null) {
+                read.close();
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            Exchange current = exchange;
+            if (current != null) {
+                current.connectionFailed(ctx.channel(), new IOException("The provider closed the connection"));
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            Exchange current = exchange;
+            if (current != null) {
+                current.connectionFailed(ctx.channel(), cause);
+            } else {
+                ctx.close();
+            }
+        }
+    }
+
+    /** What Netty failed with, as the exception {@link Transport} classifies: its decoders wrap TLS failures. */
+    private static Exception exception(Throwable cause) {
+        Throwable t = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        return t instanceof Exception e ? e : new IOException(t);
+    }
+
+    /** The consumer's own result callback: the exchange ends with the answer's last bytes, not with it. */
+    private static final FutureCallback<Void> NOTHING = new FutureCallback<>() {
+        @Override
+        public void completed(Void result) {
+        }
+
+        @Override
+        public void failed(Exception ex) {
+        }
+
+        @Override
+        public void cancelled() {
+        }
+    };
+
+    /** The consumer is told a body follows; an empty one ends at once. */
+    private enum Entity implements EntityDetails {
+        INSTANCE;
+
+        @Override
+        public long getContentLength() {
+            return -1;
+        }
+
+        @Override
+        public String getContentType() {
+            return null;
+        }
+
+        @Override
+        public String getContentEncoding() {
+            return null;
+        }
+
+        @Override
+        public boolean isChunked() {
+            return false;
+        }
+
+        @Override
+        public Set<String> getTrailerNames() {
+            return Set.of();
+        }
+    }
+}
