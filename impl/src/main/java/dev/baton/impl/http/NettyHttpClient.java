@@ -53,6 +53,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Baton's HTTP client on Netty ({@code baton.http.client=netty}): one event loop per CPU, a pool of keep-alive
@@ -81,9 +82,15 @@ final class NettyHttpClient extends BatonHttpClient {
     }
 
     static NettyHttpClient open(Duration connectTimeout, ThreadFactory threads, Scheduler scheduler) {
+        return open(connectTimeout, threads, scheduler, null);
+    }
+
+    /** A client that trusts what {@code trust} trusts; {@code null} for the JDK's default trust store. */
+    static NettyHttpClient open(Duration connectTimeout, ThreadFactory threads, Scheduler scheduler,
+                                TrustManagerFactory trust) {
         SslContext tls;
         try {
-            tls = SslContextBuilder.forClient().sslProvider(SslProvider.JDK)
+            tls = SslContextBuilder.forClient().sslProvider(SslProvider.JDK).trustManager(trust)
                     .endpointIdentificationAlgorithm("HTTPS").build();
         } catch (SSLException e) {
             throw new IllegalStateException("The JDK's TLS could not be set up for provider calls", e);

@@ -4,6 +4,7 @@ import dev.baton.FailureAction;
 import dev.baton.FailureKind;
 import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.impl.azure.AzureOpenAiAdapterFactory;
+import dev.baton.impl.http.BatonHttpClient;
 import dev.baton.impl.openai.OpenAiAdapterFactory;
 import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ConnectionKey;
@@ -527,6 +528,16 @@ class ConfigLoaderTest {
         assertContains(problems, "baton.connections.openai-prod.probe: 'sometimes' is not one of [background, request]");
         assertContains(problems,
                 "baton.connections.openai-standby.max-probe-interval: must be >= probe-interval (60s) but was 30s");
+    }
+
+    @Test
+    void theHttpClientIsHttpClient5UnlessNettyIsNamedAndAnotherNameIsRefusedNamingTheKey() {
+        assertEquals(BatonHttpClient.Library.HTTPCLIENT5, load(valid()).httpClient());
+        Map<String, String> m = valid();
+        m.put("baton.http.client", " Netty ");
+        assertEquals(BatonHttpClient.Library.NETTY, load(m).httpClient());
+        m.put("baton.http.client", "okhttp");
+        assertContains(problems(m), "baton.http.client: 'okhttp' is not one of [httpclient5, netty]");
     }
 
     @Test
