@@ -144,9 +144,9 @@ public final class ConfigLoader {
             try {
                 return BatonHttpClient.Library.of(raw);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("'" + raw + "' is not one of [httpclient5, netty]");
+                throw new IllegalArgumentException("'" + raw + "' is not one of [netty, httpclient5]");
             }
-        }).orElse(BatonHttpClient.Library.HTTPCLIENT5);
+        }).orElse(BatonHttpClient.Library.NETTY);
         if (!problems.isEmpty()) {
             String report = "Baton configuration is invalid:\n  - " + String.join("\n  - ", problems);
             for (String secret : secrets) {

@@ -64,6 +64,8 @@ import javax.net.ssl.TrustManagerFactory;
  */
 final class NettyHttpClient extends BatonHttpClient {
 
+    /** What Baton's requests say they come from, unless the adapter says otherwise. */
+    static final String USER_AGENT = "Baton";
     /** The read window of an answer before its consumer gives bytes back, as HttpClient 5's. */
     static final int INITIAL_WINDOW = 65_536;
 
@@ -236,6 +238,9 @@ final class NettyHttpClient extends BatonHttpClient {
                     Unpooled.wrappedBuffer(body));
             call.headers().forEach(request.headers()::add);
             request.headers().set(HttpHeaderNames.HOST, destination.hostHeader());
+            if (!request.headers().contains(HttpHeaderNames.USER_AGENT)) {
+                request.headers().set(HttpHeaderNames.USER_AGENT, USER_AGENT); // some front ends refuse a request without
+            }
             if (body.length > 0 || !"GET".equals(call.method())) {
                 request.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
             }

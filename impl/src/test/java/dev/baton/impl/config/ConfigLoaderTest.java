@@ -531,13 +531,13 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void theHttpClientIsHttpClient5UnlessNettyIsNamedAndAnotherNameIsRefusedNamingTheKey() {
-        assertEquals(BatonHttpClient.Library.HTTPCLIENT5, load(valid()).httpClient());
+    void theHttpClientIsNettyUnlessHttpClient5IsNamedAndAnotherNameIsRefusedNamingTheKey() {
+        assertEquals(BatonHttpClient.Library.NETTY, load(valid()).httpClient());
         Map<String, String> m = valid();
-        m.put("baton.http.client", " Netty ");
-        assertEquals(BatonHttpClient.Library.NETTY, load(m).httpClient());
+        m.put("baton.http.client", " HttpClient5 ");
+        assertEquals(BatonHttpClient.Library.HTTPCLIENT5, load(m).httpClient());
         m.put("baton.http.client", "okhttp");
-        assertContains(problems(m), "baton.http.client: 'okhttp' is not one of [httpclient5, netty]");
+        assertContains(problems(m), "baton.http.client: 'okhttp' is not one of [netty, httpclient5]");
     }
 
     @Test
