@@ -51,8 +51,6 @@ Flags:
   --stream-ramp R     streams opened per second (default $STREAM_RAMP)
   --server S          liberty (default) or wildfly
   --quick             1 round, 5 s runs, 5 s warm-up, no many-streams run (unless --streams is given)
-  --netty-relay       also measure nettyrelay.war: the relay with Netty 4.2 in place of HttpClient 5 (its jars from
-                      the sample WAR and Maven Central), to compare HTTP clients on the same server
   --profile           record the server with JFR (settings=profile) during each run through Baton, into jfr/,
                       and sum up where its CPU went in profile.md
   --offline           pass -o to Maven
@@ -81,7 +79,6 @@ while [[ $# -gt 0 ]]; do
         --server) SERVER=$2; shift ;;
         --quick) ROUNDS=1; DURATION=5; OPEN_SECONDS=5; WARMUP=5; SETTLE=3; QUICK=1 ;;
         --profile) PROFILE=1 ;;
-        --netty-relay) NETTY_RELAY=1 ;;
         --offline) OFFLINE=-o ;;
         --no-build) BUILD= ;;
         --war) WAR=$(readlink -f "$2"); shift ;;
@@ -203,17 +200,12 @@ build_relay() {
     printf 'Dependencies: jdk.net\n' > "$OUT/relay.mf"
     "$(dirname "$JAVA")/jar" cfm "$OUT/relay.war" "$OUT/relay.mf" -C "$OUT/relay" .
 }
-# The same relay on Netty (NettyRelay.java), with the Netty version the sample WAR bundles (Lettuce's).
+# The same relay on Netty (NettyRelay.java), Baton's default client, with the Netty jars the sample WAR bundles.
 build_netty_relay() {
-    local dir=$OUT/nettyrelay version
+    local dir=$OUT/nettyrelay
     mkdir -p "$dir/WEB-INF/lib" "$dir/WEB-INF/classes"
     unzip -q -j -o "$1" 'WEB-INF/lib/netty-*' -d "$dir/WEB-INF/lib" \
         || { echo "no Netty jars in $1 to build the Netty relay from" >&2; exit 1; }
-    version=$(ls "$dir/WEB-INF/lib" | sed -n 's/^netty-common-\(.*\)\.jar$/\1/p')
-    for module in codec-http codec-compression; do
-        (cd "$OUT" && mvn -B -q $OFFLINE dependency:copy -Dartifact="io.netty:netty-$module:$version" \
-            -DoutputDirectory="$dir/WEB-INF/lib") >> "$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
-    done
     "$(dirname "$JAVA")/javac" --release 17 -cp "$SERVLET_API:$dir/WEB-INF/lib/*" -d "$dir/WEB-INF/classes" \
         "$HERE/NettyRelay.java" "$HERE/RelayServlet.java"
     "$(dirname "$JAVA")/jar" cf "$OUT/nettyrelay.war" -C "$dir" .
@@ -234,11 +226,8 @@ fi
 WILDFLY_HOME=$(ls -d "$ROOT"/war-sample/target/wildfly-*/ 2>/dev/null | head -1 || true)
 SAMPLE_WAR=${WAR:-$ROOT/war-sample/target/baton-sample.war}
 build_relay "$SAMPLE_WAR"
-SIDES=(direct baton relay floor)
-if [[ -n "${NETTY_RELAY:-}" ]]; then
-    build_netty_relay "$SAMPLE_WAR"
-    SIDES=(direct baton relay nettyrelay floor)
-fi
+build_netty_relay "$SAMPLE_WAR"
+SIDES=(direct baton relay nettyrelay floor)
 
 # ---- the fake upstream, alone ---------------------------------------------------------------------------------
 
@@ -326,10 +315,8 @@ wrk_run "$FLOOR_URL" "" "$JSON_BODY" 5 >/dev/null
 wrk_run "$FLOOR_URL" "" "$SSE_BODY" 5 >/dev/null
 wrk_run "$RELAY_URL" "" "$JSON_BODY" 10 >/dev/null
 wrk_run "$RELAY_URL" "" "$SSE_BODY" 10 >/dev/null
-if [[ -n "${NETTY_RELAY:-}" ]]; then
-    wrk_run "$NETTY_RELAY_URL" "" "$JSON_BODY" 10 >/dev/null
-    wrk_run "$NETTY_RELAY_URL" "" "$SSE_BODY" 10 >/dev/null
-fi
+wrk_run "$NETTY_RELAY_URL" "" "$JSON_BODY" 10 >/dev/null
+wrk_run "$NETTY_RELAY_URL" "" "$SSE_BODY" 10 >/dev/null
 
 # The server's JIT goes on compiling long after a short warm-up (Open Liberty and Baton took about 40 s of compiler
 # CPU on 2 cores), and a compiler thread holding one of the two cores disturbs the open-loop latencies most.

@@ -109,8 +109,10 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
         synchronized (queue) {
             long now = System.nanoTime();
             if (cancelled.get() > Math.max(SWEEP_AT, queue.size() / 2)) {
+                int before = queue.size();
                 queue.removeIf(Entry::isCancelled);
-                cancelled.set(0); // a cancel counted after the sweep only brings the next one sooner
+                // Less what was swept, not zero: a timeout cancelled while the sweep ran past it is still queued.
+                cancelled.addAndGet(queue.size() - before);
             }
             Entry head;
             while ((head = queue.peek()) != null && (head.isCancelled() || head.due - now <= 0)) {

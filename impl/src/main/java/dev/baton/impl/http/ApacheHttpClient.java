@@ -30,11 +30,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * Baton's HTTP client on Apache HttpClient 5 async over HTTP/1.1, on a fixed set of threads started once (one I/O
- * dispatcher per CPU and the client's starter thread) and the engine's timer for headers timeouts. No request starts a thread:
- * the JDK client hands every response to {@code CompletableFuture}'s default executor, which on 2 CPUs starts a
- * thread per task (see docs/performance.md, "HTTP client"). Never follows redirects: one could carry a key to another
- * host. Thread-safe; {@link #close()} stops its threads.
+ * Baton's HTTP client on Apache HttpClient 5 async ({@code baton.http.client=httpclient5}): one I/O dispatcher per CPU
+ * and the client's starter thread. It replaced the JDK client, which hands every response to
+ * {@code CompletableFuture}'s default executor, on 2 CPUs a thread per task (docs/performance.md, "HTTP client").
  */
 final class ApacheHttpClient extends BatonHttpClient {
 

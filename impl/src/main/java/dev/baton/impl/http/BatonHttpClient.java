@@ -12,11 +12,11 @@ import java.util.concurrent.ThreadFactory;
 
 /**
  * Baton's HTTP client, on one of two libraries ({@code baton.http.client}): Netty, the default, or Apache HttpClient 5
- * async (Netty cost a fifth less server CPU a request, docs/performance.md "HTTP client"). Both speak HTTP/1.1 only, keep connections alive in a pool, run on a fixed set of threads started once
- * (no request starts a thread: see docs/performance.md, "HTTP client"), never follow redirects (one could carry a key
- * to another host), never retry on their own, and leave headers timeouts to the engine's timer. Whichever runs, a
- * response reaches {@link HttpExchange} the same way: as HttpClient 5's {@link AsyncResponseConsumer}. Thread-safe;
- * {@link #close()} stops its threads.
+ * async (Netty cost a fifth less server CPU a request: docs/performance.md, "HTTP client"). Both speak HTTP/1.1 only,
+ * keep connections alive in a pool, run on a fixed set of threads started once (no request starts a thread), never
+ * follow redirects (one could carry a key to another host), never retry on their own, and leave headers timeouts to
+ * the engine's timer. Whichever runs, a response reaches {@link HttpExchange} the same way: as HttpClient 5's
+ * {@link AsyncResponseConsumer}. Thread-safe; {@link #close()} stops its threads.
  */
 public abstract sealed class BatonHttpClient implements AutoCloseable permits ApacheHttpClient, NettyHttpClient {
 

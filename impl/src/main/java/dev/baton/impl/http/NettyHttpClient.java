@@ -101,7 +101,8 @@ final class NettyHttpClient extends BatonHttpClient {
                 Threads.named(threads, "baton-http-"), NioIoHandler.newFactory());
         Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                        (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
         return new NettyHttpClient(group, bootstrap, tls, scheduler);
     }
 
@@ -198,7 +199,13 @@ final class NettyHttpClient extends BatonHttpClient {
             bootstrap.clone().handler(new ChannelInitializer<Channel>() {
                 @Override
                 protected void initChannel(Channel c) {
-                    c.closeFuture().addListener(f -> open.decrementAndGet());
+                    c.closeFuture().addListener(f -> {
+                        open.decrementAndGet();
+                        Deque<Channel> pooled = idle.get(destination);
+                        if (pooled != null) {
+                            pooled.remove(c); // closed by the provider while idle
+                        }
+                    });
                     if (destination.tls()) {
                         c.pipeline().addLast(tls.newHandler(c.alloc(), destination.host(), destination.port()));
                     }
@@ -220,7 +227,12 @@ final class NettyHttpClient extends BatonHttpClient {
                 ch.close(); // cancelled while the connection was being found
                 return;
             }
-            ch.pipeline().get(Reader.class).exchange = this;
+            Reader reader = ch.pipeline().get(Reader.class);
+            if (reader == null) { // closed, its handlers gone, since it was taken from the pool
+                connectionFailed(ch, new IOException("The provider closed the connection"));
+                return;
+            }
+            reader.exchange = this;
             ch.config().setAutoRead(true);
             ch.writeAndFlush(request()).addListener((ChannelFutureListener) f -> {
                 if (!f.isSuccess()) {
@@ -239,7 +251,8 @@ final class NettyHttpClient extends BatonHttpClient {
             call.headers().forEach(request.headers()::add);
             request.headers().set(HttpHeaderNames.HOST, destination.hostHeader());
             if (!request.headers().contains(HttpHeaderNames.USER_AGENT)) {
-                request.headers().set(HttpHeaderNames.USER_AGENT, USER_AGENT); // some front ends refuse a request without
+                // Some front ends refuse a request that does not say what sent it.
+                request.headers().set(HttpHeaderNames.USER_AGENT, USER_AGENT);
             }
             if (body.length > 0 || !"GET".equals(call.method())) {
                 request.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
@@ -262,6 +275,9 @@ final class NettyHttpClient extends BatonHttpClient {
                 consumer.consume(content.nioBuffer());
                 if (window.addAndGet(-bytes) <= 0) {
                     channel.config().setAutoRead(false);
+                    if (window.get() > 0) {
+                        channel.config().setAutoRead(true); // given back meanwhile, by a thread that saw it reading
+                    }
                 }
             }
         }
@@ -270,7 +286,7 @@ final class NettyHttpClient extends BatonHttpClient {
             consumer.streamEnd(List.of());
             if (ended.compareAndSet(false, true)) {
                 Channel ch = channel;
-                ch.pipeline().get(Reader.class).exchange = null;
+                leave(ch);
                 ch.config().setAutoRead(true); // an idle connection notices its close
                 release(ch, destination, keepAlive);
                 callback.completed(null);
@@ -286,11 +302,19 @@ final class NettyHttpClient extends BatonHttpClient {
                 return; // a connection this exchange already left
             }
             if (reused && !responded && !ended.get()) {
-                ch.pipeline().get(Reader.class).exchange = null;
+                leave(ch);
                 ch.close();
                 begin(false);
             } else {
                 failed(cause);
+            }
+        }
+
+        /** Detaches this exchange from {@code ch}, whose later events are then no longer its. */
+        private void leave(Channel ch) {
+            Reader reader = ch.pipeline().get(Reader.class);
+            if (reader != null) {
+                reader.exchange = null;
             }
         }
 
@@ -323,7 +347,7 @@ final class NettyHttpClient extends BatonHttpClient {
         public void update(int increment) {
             long now = window.accumulateAndGet(increment, (a, b) -> Math.min(Long.MAX_VALUE / 2, a + b));
             Channel ch = channel;
-            if (now > 0 && ch != null && !ended.get() && !ch.config().isAutoRead()) {
+            if (now > 0 && ch != null && !ended.get()) {
                 ch.config().setAutoRead(true);
             }
         }
@@ -342,6 +366,9 @@ final class NettyHttpClient extends BatonHttpClient {
                 if (current == null) {
                     ctx.close(); // bytes nobody asked for: the connection is out of step
                     return;
+                }
+                if (current.ended.get()) {
+                    return; // cancelled: the connection is closing
                 }
                 if (burst == null) {
                     burst = ReadBurst.read();
@@ -368,6 +395,11 @@ final class NettyHttpClient extends BatonHttpClient {
 
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
+            endBurst();
+        }
+
+        /** Runs what the read deferred: the thread's next read, on any connection, starts a burst of its own. */
+        private void endBurst() {
             ReadBurst.Read read = burst;
             burst = null;
             if (read != null) {
@@ -376,7 +408,13 @@ final class NettyHttpClient extends BatonHttpClient {
         }
 
         @Override
+        public void handlerRemoved(ChannelHandlerContext ctx) {
+            endBurst();
+        }
+
+        @Override
         public void channelInactive(ChannelHandlerContext ctx) {
+            endBurst();
             Exchange current = exchange;
             if (current != null) {
                 current.connectionFailed(ctx.channel(), new IOException("The provider closed the connection"));

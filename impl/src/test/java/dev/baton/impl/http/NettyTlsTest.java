@@ -71,7 +71,7 @@ class NettyTlsTest {
         server.setHttpsConfigurator(new HttpsConfigurator(tls));
         server.createContext("/v1/chat/completions", exchange -> {
             exchange.getRequestBody().readAllBytes();
-            byte[] body = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[]}".getBytes(StandardCharsets.UTF_8);
+            byte[] body = "{\"object\":\"chat.completion\",\"choices\":[]}".getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("content-type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
