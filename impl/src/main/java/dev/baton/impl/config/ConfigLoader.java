@@ -140,13 +140,8 @@ public final class ConfigLoader {
                     return raw;
                 }).orElse("baton_"));
         BatonConfig.BalanceSettings balance = balanceSettings();
-        BatonHttpClient.Library httpClient = read("baton.http.client", raw -> {
-            try {
-                return BatonHttpClient.Library.of(raw);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("'" + raw + "' is not one of [netty, httpclient5]");
-            }
-        }).orElse(BatonHttpClient.Library.NETTY);
+        BatonHttpClient.Library httpClient = read("baton.http.client", BatonHttpClient.Library::of)
+                .orElse(BatonHttpClient.Library.NETTY);
         if (!problems.isEmpty()) {
             String report = "Baton configuration is invalid:\n  - " + String.join("\n  - ", problems);
             for (String secret : secrets) {

@@ -7,6 +7,7 @@ import org.apache.hc.core5.concurrent.FutureCallback;
 import org.apache.hc.core5.http.nio.AsyncResponseConsumer;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.ThreadFactory;
 
@@ -24,9 +25,19 @@ public abstract sealed class BatonHttpClient implements AutoCloseable permits Ap
     public enum Library {
         NETTY, HTTPCLIENT5;
 
-        /** The library a {@code baton.http.client} value names, case-insensitively. */
+        /**
+         * The library a {@code baton.http.client} value names, case-insensitively.
+         *
+         * @throws IllegalArgumentException naming the values there are
+         */
         public static Library of(String name) {
-            return valueOf(name.strip().toUpperCase(Locale.ROOT));
+            for (Library library : values()) {
+                if (library.name().equalsIgnoreCase(name.strip())) {
+                    return library;
+                }
+            }
+            throw new IllegalArgumentException("'" + name + "' is not one of "
+                    + Arrays.stream(values()).map(l -> l.name().toLowerCase(Locale.ROOT)).toList());
         }
     }
 

@@ -191,11 +191,11 @@ final class NettyHttpClient extends BatonHttpClient {
                 write(ch, true);
                 return;
             }
-            if (open.get() >= MAX_CONNECTIONS) {
+            if (open.incrementAndGet() > MAX_CONNECTIONS) {
+                open.decrementAndGet();
                 failed(new IOException("Baton's " + MAX_CONNECTIONS + " connections to providers are all open"));
                 return;
             }
-            open.incrementAndGet();
             bootstrap.clone().handler(new ChannelInitializer<Channel>() {
                 @Override
                 protected void initChannel(Channel c) {
