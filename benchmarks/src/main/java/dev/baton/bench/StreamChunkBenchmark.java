@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What Baton reads from one OpenAI stream chunk on its way through: the text checked, the error member looked up
- * (the adapter), the finish reason (adapter and engine), the usage and whether it carries output (engine). A content
+ * (the adapter), the finish reason (adapter and engine), the usage and, until the commit point, whether it carries
+ * output (engine). A content
  * chunk as OpenAI sends most of them, and the last one with a finish reason.
  */
 @State(Scope.Benchmark)
@@ -49,12 +50,22 @@ public class StreamChunkBenchmark {
         read(LAST, out);
     }
 
+    /** Most chunks of a stream: after the commit point the engine no longer asks whether one carries output. */
+    @Benchmark
+    public void contentChunkAfterCommit(Blackhole out) {
+        out.consume(readAfterCommit(CONTENT, out));
+    }
+
     private static void read(String data, Blackhole out) {
+        out.consume(OpenAiShape.hasOutput(readAfterCommit(data, out)));
+    }
+
+    private static RawJsonObject readAfterCommit(String data, Blackhole out) {
         RawJsonObject chunk = HttpExchange.parse(data);
         out.consume(chunk.member("error"));
         out.consume(OpenAiShape.finishReason(chunk));
         out.consume(OpenAiShape.finishReason(chunk));
         out.consume(OpenAiShape.usage(chunk));
-        out.consume(OpenAiShape.hasOutput(chunk));
+        return chunk;
     }
 }

@@ -1,5 +1,9 @@
 package dev.baton.impl.http;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -34,16 +38,29 @@ public final class JsonScan {
      * finds them, so that they need not be looked for again.
      */
     public static Span object(String text, List<Member> members) {
-        JsonScan scan = new JsonScan(text);
-        int start = scan.whitespace(0);
-        if (start >= text.length() || text.charAt(start) != '{') {
+        return check(text, members, null).root();
+    }
+
+    /**
+     * The object {@code text} holds, checked, and whether some member called {@code name}, at any depth, may have a
+     * string value: true when one has, and whenever a member name is written with an escape (names are not decoded
+     * here). The same pass answers it, so a caller that needs it for every stream chunk does not search the text again.
+     */
+    record Checked(Span root, boolean mayNameAString) {
+    }
+
+    /** {@link #object(String, List)}, and whether a member called {@code name} (or {@code null}) may be a string. */
+    static Checked check(String text, List<Member> members, String name) {
+        Check check = new Check(text, name);
+        int start = check.whitespace(0);
+        if (start >= check.length || check.bytes[start] != '{') {
             throw new IllegalArgumentException("not a JSON object");
         }
-        int end = scan.object(start, 1, members);
-        if (scan.whitespace(end) != text.length()) {
+        int end = check.object(start, 1, members);
+        if (check.whitespace(end) != check.length) {
             throw new IllegalArgumentException("text after the JSON object at " + end);
         }
-        return new Span(text, start, end);
+        return new Checked(new Span(text, start, end), check.mayNameAString);
     }
 
     /** One value inside a text already checked: {@code [start, end)}. */
@@ -234,12 +251,8 @@ public final class JsonScan {
         }
     }
 
+    /** The index of the first character at or after {@code i} that is not JSON whitespace. */
     private int whitespace(int i) {
-        return whitespace(text, i);
-    }
-
-    /** The index of the first character at or after {@code i} in {@code text} that is not JSON whitespace. */
-    static int whitespace(String text, int i) {
         while (i < text.length()) {
             char c = text.charAt(i);
             if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
@@ -250,146 +263,238 @@ public final class JsonScan {
         return i;
     }
 
-    /** Checks the value starting at {@code i} (no whitespace before it) and returns the index after it. */
-    private int value(int i, int depth) {
-        if (i >= text.length()) {
-            throw malformed(i);
-        }
-        return switch (text.charAt(i)) {
-            case '{' -> object(i, depth + 1, null);
-            case '[' -> array(i, depth + 1);
-            case '"' -> string(i);
-            case 't' -> literal(i, "true");
-            case 'f' -> literal(i, "false");
-            case 'n' -> literal(i, "null");
-            default -> number(i);
-        };
-    }
+    /**
+     * The grammar check: one pass over a copy of the text with one byte per character, so that positions are the
+     * text's. Every character the grammar names is ASCII and keeps its byte; any other becomes a byte the grammar
+     * allows inside strings only, as it allows that character. Inside strings, where most of a text is, eight bytes
+     * are looked at a time. For a text of Latin-1 characters (nearly every provider's chunk) the copy is one intrinsic.
+     */
+    private static final class Check {
 
-    /** Checks the object at {@code i}; its members go to {@code members} when that is not {@code null}. */
-    private int object(int i, int depth, List<Member> members) {
-        if (depth > MAX_DEPTH) {
-            throw new IllegalArgumentException("JSON nested deeper than " + MAX_DEPTH);
+        private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+                ByteOrder.LITTLE_ENDIAN);
+        private static final long ONES = 0x0101010101010101L;
+        private static final long HIGHS = 0x8080808080808080L;
+        private static final long QUOTES = ONES * '"';
+        private static final long BACKSLASHES = ONES * '\\';
+        private static final long SPACES = ONES * 0x20;
+
+        private final String text;
+        private final byte[] bytes;
+        private final int length;
+        /** The member name {@link Checked#mayNameAString} asks about, or {@code null}. */
+        private final String name;
+        boolean mayNameAString;
+        /** The string {@link #string} checked last had an escape. */
+        private boolean lastStringEscaped;
+
+        Check(String text, String name) {
+            this.text = text;
+            this.name = name;
+            this.bytes = oneBytePerChar(text);
+            this.length = bytes.length;
         }
-        i = whitespace(i + 1);
-        if (at(i, '}')) {
-            return i + 1;
+
+        private static byte[] oneBytePerChar(String text) {
+            byte[] latin1 = text.getBytes(StandardCharsets.ISO_8859_1); // others become '?', a pair of surrogates one
+            if (latin1.length == text.length()) {
+                return latin1;
+            }
+            byte[] bytes = new byte[text.length()];
+            for (int i = 0; i < bytes.length; i++) {
+                char c = text.charAt(i);
+                bytes[i] = c < 0x80 ? (byte) c : (byte) 0x80;
+            }
+            return bytes;
         }
-        while (true) {
-            if (!at(i, '"')) {
+
+        int whitespace(int i) {
+            while (i < length) {
+                byte c = bytes[i];
+                if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                    break;
+                }
+                i++;
+            }
+            return i;
+        }
+
+        /** Checks the value starting at {@code i} (no whitespace before it) and returns the index after it. */
+        private int value(int i, int depth) {
+            if (i >= length) {
                 throw malformed(i);
             }
-            int nameStart = i;
-            int nameEnd = string(i);
-            i = whitespace(nameEnd);
-            if (!at(i, ':')) {
-                throw malformed(i);
+            return switch (bytes[i]) {
+                case '{' -> object(i, depth + 1, null);
+                case '[' -> array(i, depth + 1);
+                case '"' -> string(i);
+                case 't' -> literal(i, "true");
+                case 'f' -> literal(i, "false");
+                case 'n' -> literal(i, "null");
+                default -> number(i);
+            };
+        }
+
+        /** Checks the object at {@code i}; its members go to {@code members} when that is not {@code null}. */
+        int object(int i, int depth, List<Member> members) {
+            if (depth > MAX_DEPTH) {
+                throw new IllegalArgumentException("JSON nested deeper than " + MAX_DEPTH);
             }
-            int valueStart = whitespace(i + 1);
-            int valueEnd = value(valueStart, depth);
-            if (members != null) {
-                members.add(new Member(new Span(text, nameStart, nameEnd), new Span(text, valueStart, valueEnd)));
-            }
-            i = whitespace(valueEnd);
+            i = whitespace(i + 1);
             if (at(i, '}')) {
                 return i + 1;
             }
-            if (!at(i, ',')) {
-                throw malformed(i);
+            while (true) {
+                if (!at(i, '"')) {
+                    throw malformed(i);
+                }
+                int nameStart = i;
+                int nameEnd = string(i);
+                boolean escapedName = lastStringEscaped;
+                i = whitespace(nameEnd);
+                if (!at(i, ':')) {
+                    throw malformed(i);
+                }
+                int valueStart = whitespace(i + 1);
+                if (name != null && !mayNameAString && (escapedName || at(valueStart, '"')
+                        && nameEnd - nameStart - 2 == name.length() && text.startsWith(name, nameStart + 1))) {
+                    mayNameAString = true;
+                }
+                int valueEnd = value(valueStart, depth);
+                if (members != null) {
+                    members.add(new Member(new Span(text, nameStart, nameEnd), new Span(text, valueStart, valueEnd)));
+                }
+                i = whitespace(valueEnd);
+                if (at(i, '}')) {
+                    return i + 1;
+                }
+                if (!at(i, ',')) {
+                    throw malformed(i);
+                }
+                i = whitespace(i + 1);
+            }
+        }
+
+        private int array(int i, int depth) {
+            if (depth > MAX_DEPTH) {
+                throw new IllegalArgumentException("JSON nested deeper than " + MAX_DEPTH);
             }
             i = whitespace(i + 1);
-        }
-    }
-
-    private int array(int i, int depth) {
-        if (depth > MAX_DEPTH) {
-            throw new IllegalArgumentException("JSON nested deeper than " + MAX_DEPTH);
-        }
-        i = whitespace(i + 1);
-        if (at(i, ']')) {
-            return i + 1;
-        }
-        while (true) {
-            i = whitespace(value(i, depth));
             if (at(i, ']')) {
                 return i + 1;
             }
-            if (!at(i, ',')) {
-                throw malformed(i);
-            }
-            i = whitespace(i + 1);
-        }
-    }
-
-    private int string(int i) {
-        for (i++; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '"') {
-                return i + 1;
-            }
-            if (c < 0x20) {
-                throw malformed(i);
-            }
-            if (c == '\\') {
-                char e = i + 1 < text.length() ? text.charAt(++i) : 0;
-                if (e == 'u') {
-                    for (int k = 0; k < 4; k++) {
-                        if (++i >= text.length() || Character.digit(text.charAt(i), 16) < 0) {
-                            throw malformed(i);
-                        }
-                    }
-                } else if ("\"\\/bfnrt".indexOf(e) < 0 || e == 0) {
+            while (true) {
+                i = whitespace(value(i, depth));
+                if (at(i, ']')) {
+                    return i + 1;
+                }
+                if (!at(i, ',')) {
                     throw malformed(i);
                 }
+                i = whitespace(i + 1);
             }
         }
-        throw malformed(i);
-    }
 
-    private int literal(int i, String word) {
-        if (!text.startsWith(word, i)) {
+        private int string(int i) {
+            lastStringEscaped = false;
+            for (i++; i < length; i++) {
+                i = plain(i);
+                if (i == length) {
+                    break;
+                }
+                byte c = bytes[i];
+                if (c == '"') {
+                    return i + 1;
+                }
+                if (c >= 0 && c < 0x20) {
+                    throw malformed(i);
+                }
+                if (c == '\\') {
+                    lastStringEscaped = true;
+                    byte e = i + 1 < length ? bytes[++i] : 0;
+                    if (e == 'u') {
+                        for (int k = 0; k < 4; k++) {
+                            if (++i >= length || Character.digit(bytes[i], 16) < 0) {
+                                throw malformed(i);
+                            }
+                        }
+                    } else if ("\"\\/bfnrt".indexOf(e) < 0 || e == 0) {
+                        throw malformed(i);
+                    }
+                }
+            }
             throw malformed(i);
         }
-        return i + word.length();
-    }
 
-    /** {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?} */
-    private int number(int i) {
-        if (at(i, '-')) {
-            i++;
+        /**
+         * Past the bytes from {@code i} on that a string holds as they are: eight at a time while none of the eight is
+         * a quote, a backslash or a control character, then one at a time. Returns the index of the first other byte,
+         * or the end.
+         */
+        private int plain(int i) {
+            for (; i + Long.BYTES <= length; i += Long.BYTES) {
+                long word = (long) LONGS.get(bytes, i);
+                long quote = word ^ QUOTES; // a zero byte where a quote is
+                long backslash = word ^ BACKSLASHES;
+                long control = (word - SPACES) & ~word; // a high bit where a byte is below 0x20
+                if ((((quote - ONES) & ~quote | (backslash - ONES) & ~backslash | control) & HIGHS) != 0) {
+                    break; // one of these eight; the loop below finds which
+                }
+            }
+            for (; i < length; i++) {
+                byte c = bytes[i];
+                if (c == '"' || c == '\\' || c >= 0 && c < 0x20) {
+                    return i;
+                }
+            }
+            return length;
         }
-        if (at(i, '0')) {
-            i++;
-        } else {
-            i = digits(i);
+
+        private int literal(int i, String word) {
+            if (!text.startsWith(word, i)) {
+                throw malformed(i);
+            }
+            return i + word.length();
         }
-        if (at(i, '.')) {
-            i = digits(i + 1);
-        }
-        if (at(i, 'e') || at(i, 'E')) {
-            i++;
-            if (at(i, '+') || at(i, '-')) {
+
+        /** {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?} */
+        private int number(int i) {
+            if (at(i, '-')) {
                 i++;
             }
-            i = digits(i);
+            if (at(i, '0')) {
+                i++;
+            } else {
+                i = digits(i);
+            }
+            if (at(i, '.')) {
+                i = digits(i + 1);
+            }
+            if (at(i, 'e') || at(i, 'E')) {
+                i++;
+                if (at(i, '+') || at(i, '-')) {
+                    i++;
+                }
+                i = digits(i);
+            }
+            return i;
         }
-        return i;
-    }
 
-    /** One or more digits. */
-    private int digits(int i) {
-        int start = i;
-        while (i < text.length() && text.charAt(i) >= '0' && text.charAt(i) <= '9') {
-            i++;
+        /** One or more digits. */
+        private int digits(int i) {
+            int start = i;
+            while (i < length && bytes[i] >= '0' && bytes[i] <= '9') {
+                i++;
+            }
+            if (i == start) {
+                throw malformed(i);
+            }
+            return i;
         }
-        if (i == start) {
-            throw malformed(i);
-        }
-        return i;
-    }
 
-    private boolean at(int i, char c) {
-        return i < text.length() && text.charAt(i) == c;
+        private boolean at(int i, char c) {
+            return i < length && bytes[i] == c;
+        }
     }
 
     private static IllegalArgumentException malformed(int at) {

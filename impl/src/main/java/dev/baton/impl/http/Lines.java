@@ -1,21 +1,33 @@
 package dev.baton.impl.http;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
  * Splits a body into UTF-8 lines as bytes arrive, at LF, CR or CRLF (the text/event-stream line ends); a line is
- * decoded whole, so a character split across buffers survives. Bytes between line ends are copied in bulk: this runs
- * for every byte of every stream. Not thread-safe: fed by one I/O thread.
+ * decoded whole, so a character split across buffers survives. This runs for every byte of every stream, so the bytes
+ * are copied once, in bulk, into an array of its own (Netty's buffers are mostly direct: read one byte at a time they
+ * cost a bounds and a liveness check each), and line ends are looked for eight bytes at a time. Not thread-safe: fed by
+ * one I/O thread.
  */
 final class Lines {
 
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final long LFS = ONES * '\n';
+    private static final long CRS = ONES * '\r';
+
     private final long maxLineBytes;
-    private byte[] line = new byte[256];
+    /** The line begun and not yet ended, then what of the current read is not split yet, at {@code [0, length)}. */
+    private byte[] bytes = new byte[256];
     private int length;
-    /** The last byte was a CR: an LF right after it ends nothing more. */
+    /** The last line ended at a CR: an LF right after it ends nothing more. */
     private boolean afterCr;
 
     Lines(long maxLineBytes) {
@@ -29,33 +41,49 @@ final class Lines {
      */
     void feed(ByteBuffer data, Consumer<String> sink) {
         while (data.hasRemaining()) {
-            if (afterCr) {
-                afterCr = false;
-                if (data.get(data.position()) == '\n') {
-                    data.get();
-                    continue;
+            if (length == bytes.length) {
+                bytes = Arrays.copyOf(bytes, bytes.length * 2); // one line fills the array
+            }
+            int scanned = length; // no line end before this
+            int count = Math.min(data.remaining(), bytes.length - length);
+            data.get(bytes, length, count);
+            length += count;
+            int start = 0;
+            while (true) {
+                if (afterCr && start < length) {
+                    afterCr = false;
+                    if (bytes[start] == '\n') {
+                        scanned = ++start;
+                    }
                 }
+                int end = lineEnd(bytes, scanned, length);
+                if (end == length) {
+                    break;
+                }
+                checkLimit(end - start);
+                afterCr = bytes[end] == '\r';
+                sink.accept(new String(bytes, start, end - start, StandardCharsets.UTF_8));
+                start = scanned = end + 1;
             }
-            int start = data.position();
-            append(data, lineEnd(data, start, data.limit()) - start);
-            if (!data.hasRemaining()) {
-                return; // the line goes on in the next buffer
-            }
-            afterCr = data.get() == '\r';
-            sink.accept(new String(line, 0, length, StandardCharsets.UTF_8));
-            length = 0;
+            length -= start;
+            System.arraycopy(bytes, start, bytes, 0, length);
+            checkLimit(length);
         }
     }
 
-    /**
-     * The index of the first CR or LF in {@code data} from {@code from}, or {@code to}. Read on the buffer's array when
-     * it has one (the client's are heap buffers): {@code get(int)} checks its bounds at every byte.
-     */
-    private static int lineEnd(ByteBuffer data, int from, int to) {
-        byte[] bytes = data.hasArray() ? data.array() : null;
-        int offset = bytes == null ? 0 : data.arrayOffset();
-        for (int i = from; i < to; i++) {
-            byte b = bytes != null ? bytes[offset + i] : data.get(i);
+    /** The index of the first CR or LF in {@code bytes} from {@code from}, or {@code to}. */
+    static int lineEnd(byte[] bytes, int from, int to) {
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            long word = (long) LONGS.get(bytes, i);
+            long lf = word ^ LFS; // a zero byte where an LF is
+            long cr = word ^ CRS;
+            if ((((lf - ONES) & ~lf | (cr - ONES) & ~cr) & HIGHS) != 0) {
+                break; // one of these eight; the loop below finds which
+            }
+        }
+        for (; i < to; i++) {
+            byte b = bytes[i];
             if (b == '\n' || b == '\r') {
                 return i;
             }
@@ -63,19 +91,14 @@ final class Lines {
         return to;
     }
 
-    private void append(ByteBuffer data, int count) {
-        if (length + (long) count > maxLineBytes) {
+    private void checkLimit(int lineBytes) {
+        if (lineBytes > maxLineBytes) {
             throw new IllegalStateException("a stream line is longer than " + maxLineBytes + " bytes");
         }
-        if (length + count > line.length) {
-            line = Arrays.copyOf(line, Math.max(length + count, line.length * 2));
-        }
-        data.get(line, length, count);
-        length += count;
     }
 
     /** The last line when the body ended without a line end, or {@code null}. */
     String finish() {
-        return length == 0 ? null : new String(line, 0, length, StandardCharsets.UTF_8);
+        return length == 0 ? null : new String(bytes, 0, length, StandardCharsets.UTF_8);
     }
 }

@@ -19,7 +19,6 @@ public final class OpenAiShape {
 
     private static final JsonProvider JSON = JsonProvider.provider();
     private static final String USAGE = "usage";
-    private static final String FINISH_REASON = "finish_reason\"";
 
     private OpenAiShape() {
     }
@@ -29,43 +28,10 @@ public final class OpenAiShape {
         if (!(chunk instanceof RawJsonObject raw)) {
             return new ChatChunk(chunk, null, null).finishReason();
         }
-        if (raw.choices == null && !mayNameAFinishReason(raw)) {
+        if (raw.choices == null && !raw.mayNameAFinishReason) {
             return null;
         }
         return choices(raw).finishReason();
-    }
-
-    /** As {@link #mayNameAFinishReason(String)}, looked at once per chunk: the adapter and the engine both ask. */
-    private static boolean mayNameAFinishReason(RawJsonObject raw) {
-        Boolean may = raw.mayNameAFinishReason;
-        if (may == null) {
-            may = mayNameAFinishReason(raw.toString());
-            raw.mayNameAFinishReason = may;
-        }
-        return may;
-    }
-
-    /**
-     * False only when no member named {@code finish_reason} in {@code text} (checked JSON) has a string value: every
-     * chunk but the last says {@code "finish_reason":null}, and reading the choices of each to learn that was 5% of a
-     * stream's server CPU. Without Unicode escapes (a backslash and a {@code u}) a name is written as it reads, and a
-     * quote inside a string is escaped, so such a member shows as {@code finish_reason"}, a colon and an opening quote,
-     * whitespace between.
-     */
-    static boolean mayNameAFinishReason(String text) {
-        if (text.contains("\\u")) {
-            return true;
-        }
-        for (int at = text.indexOf(FINISH_REASON); at >= 0; at = text.indexOf(FINISH_REASON, at + 1)) {
-            int i = JsonScan.whitespace(text, at + FINISH_REASON.length());
-            if (i < text.length() && text.charAt(i) == ':') {
-                i = JsonScan.whitespace(text, i + 1);
-                if (i < text.length() && text.charAt(i) == '"') {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /** Whether a chunk carries a content, refusal, reasoning or tool-call delta; as {@link ChatChunk#hasOutput}. */

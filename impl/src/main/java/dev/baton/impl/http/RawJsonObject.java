@@ -32,12 +32,16 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
     private volatile JsonObject tree;
     /** What {@link OpenAiShape} read from the choices of a chunk, read once. */
     volatile OpenAiShape.Choices choices;
-    /** Whether the text may name a finish reason ({@link OpenAiShape#mayNameAFinishReason}), looked at once. */
-    volatile Boolean mayNameAFinishReason;
+    /**
+     * False only when no {@code finish_reason} member, at any depth, has a string value: every chunk of a stream but
+     * the last says {@code "finish_reason":null}, and the check of the text tells it, so the choices need not be read.
+     */
+    final boolean mayNameAFinishReason;
 
-    private RawJsonObject(String text, JsonScan.Span root, List<JsonScan.Member> members) {
+    private RawJsonObject(String text, JsonScan.Checked checked, List<JsonScan.Member> members) {
         this.text = text;
-        this.root = root;
+        this.root = checked.root();
+        this.mayNameAFinishReason = checked.mayNameAString();
         this.members = members;
     }
 
@@ -46,7 +50,7 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
      */
     public static RawJsonObject of(String text) {
         List<JsonScan.Member> members = new ArrayList<>(8);
-        return new RawJsonObject(text, JsonScan.object(text, members), members);
+        return new RawJsonObject(text, JsonScan.check(text, members, "finish_reason"), members);
     }
 
     /** The object as positions in its text, to read a few members without building it. */

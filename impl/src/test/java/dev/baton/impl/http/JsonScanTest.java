@@ -23,7 +23,8 @@ class JsonScanTest {
             "{}", " { } ", "{\"a\":1}", "{\"a\":-0,\"b\":0.5,\"c\":1e10,\"d\":-1.25E-3,\"e\":120}",
             "{\"a\":[],\"b\":[1,[2,[3]],{}],\"c\":{\"d\":{\"e\":null}}}", "{\"t\":true,\"f\":false,\"n\":null}",
             "{\"s\":\"q\\\"b\\\\s\\/n\\nt\\tu\\u00e9\\ud83d\\ude00\"}", "\n\t{\r\n \"a\" : [ 1 , 2 ] }\n",
-            "{\"é\":\"ü€😀\"}", "{\"a\":1,\"a\":2}"})
+            "{\"é\":\"ü€😀\"}", "{\"a\":1,\"a\":2}", "{\"long\":\"twenty-four plain chars!\",\"b\":\"€ and then some more text 😀 x\"}",
+            "{\"s\":\"0123456\\\"89abcdef\\\\0123456789\\u0041bcdef\"}"})
     void acceptsWhatAParserAccepts(String text) {
         JsonScan.object(text);
         Json.createReader(new StringReader(text)).readObject(); // and the parser agrees
@@ -35,10 +36,33 @@ class JsonScanTest {
             "{\"a\":1,}", "{,}", "{\"a\"}", "{\"a\" 1}", "{a:1}", "{'a':1}", "{\"a\":01}", "{\"a\":1.}", "{\"a\":.5}",
             "{\"a\":-}", "{\"a\":1e}", "{\"a\":+1}", "{\"a\":NaN}", "{\"a\":tru}", "{\"a\":nul}", "{\"a\":[1,]}",
             "{\"a\":[1 2]}", "{\"a\":\"x}", "{\"a\":\"\\x\"}", "{\"a\":\"\\u12\"}", "{\"a\":\"tab\there\"}",
-            "{\"a\":\"line\nbreak\"}"})
+            "{\"a\":\"line\nbreak\"}", "{\"a\":é}", "{\"a\":ā}", "{\"a\":😀}", "{\"a\":1😀}", "{😀:1}",
+            "{\"a\":\"a long string that never ends 😀 at all"})
     void refusesWhatAParserRefuses(String text) {
         assertThrows(IllegalArgumentException.class, () -> JsonScan.object(text));
         assertThrows(RuntimeException.class, () -> Json.createReader(new StringReader(text)).readObject());
+    }
+
+    /** Strings are read eight bytes at a time: what ends or breaks one is found at every offset, beside any other. */
+    @Test
+    void findsWhatEndsOrBreaksAStringAtEveryOffset() {
+        for (int at = 0; at < 24; at++) {
+            for (String filler : new String[] {"x", "é", "€", "😀"}) {
+                String before = filler.repeat(at).substring(0, at);
+                String after = filler.repeat(24);
+                for (String inside : new String[] {"\\\"", "\\\\", "\\n", "\\u00e9", "\u007f", "\u0080"}) {
+                    String text = "{\"s\":\"" + before + inside + after + "\",\"t\":1}";
+                    JsonScan.Span root = JsonScan.object(text);
+                    assertEquals("1", root.member("t").json(), text);
+                }
+                for (String breaking : new String[] {"\u0000", "\u001f", "\n", "\\x", "\\u00g0"}) {
+                    String text = "{\"s\":\"" + before + breaking + after + "\"}";
+                    assertThrows(IllegalArgumentException.class, () -> JsonScan.object(text), text);
+                }
+                String unended = "{\"s\":\"" + before + after + "}";
+                assertThrows(IllegalArgumentException.class, () -> JsonScan.object(unended), unended);
+            }
+        }
     }
 
     /** Parsson reads one object and stops; relayed as text, what follows it would reach the caller. */
@@ -64,6 +88,14 @@ class JsonScanTest {
         assertEquals("-1.5e+2", root.member("c").elements().get(1).json());
         assertTrue(root.member("e").isNull());
         assertEquals("{}", root.member("f").member("g").json());
+    }
+
+    @Test
+    void tellsWhetherAMemberOfAGivenNameAtAnyDepthMayHaveAStringValue() {
+        assertFalse(JsonScan.check("{\"a\":\"caf\\u00e9 \\\"q\\\"\",\"b\":[{\"c\":1}]}", null, "c").mayNameAString());
+        assertTrue(JsonScan.check("{\"a\":\"x\",\"b\":[{\"c\":\"\\n\"}]}", null, "c").mayNameAString());
+        assertFalse(JsonScan.check("{\"c\":null,\"cc\":\"x\",\"b\":\"c\"}", null, "c").mayNameAString());
+        assertTrue(JsonScan.check("{\"a\":[{\"\\u0063\":1}]}", null, "c").mayNameAString(), "an escaped name is not decoded");
     }
 
     @Test

@@ -91,5 +91,43 @@ class LinesTest {
     @Test
     void aLinePastTheLimitFails() {
         assertThrows(IllegalStateException.class, () -> feed("x".repeat(17)));
+        assertThrows(IllegalStateException.class, () -> new Lines(16).feed(
+                ByteBuffer.wrap(("x".repeat(17) + "\n").getBytes(StandardCharsets.UTF_8)), out::add), "ended in one read");
+    }
+
+    @Test
+    void findsEveryLineEndWhereverItIsAmongBytesThatLookLikeIt() {
+        // 0x8A and 0x8D differ from LF and CR in the high bit only, as bytes of a UTF-8 character can
+        byte[] others = {'x', (byte) 0x8A, (byte) 0x8D, 0x0B, 0x0C, 0x09, 0x00, (byte) 0xFF};
+        for (byte end : new byte[] {'\n', '\r'}) {
+            for (int at = 0; at < 40; at++) {
+                byte[] bytes = new byte[40];
+                for (int i = 0; i < bytes.length; i++) {
+                    bytes[i] = others[i % others.length];
+                }
+                bytes[at] = end;
+                for (int from = 0; from < bytes.length; from++) {
+                    assertEquals(from <= at ? at : bytes.length, Lines.lineEnd(bytes, from, bytes.length),
+                            "end " + end + " at " + at + " from " + from);
+                }
+                assertEquals(at < 20 ? at : 20, Lines.lineEnd(bytes, 0, 20), "not past the end given");
+            }
+        }
+    }
+
+    @Test
+    void manyLinesInOneReadLongerThanTheArrayAllArrive() {
+        StringBuilder text = new StringBuilder();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            String line = "data: " + "y".repeat(i % 37) + i;
+            expected.add(line);
+            text.append(line).append(i % 3 == 0 ? "\r\n" : i % 3 == 1 ? "\n" : "\r");
+        }
+        Lines wide = new Lines(100);
+        ByteBuffer direct = ByteBuffer.allocateDirect(text.length()).put(text.toString().getBytes(StandardCharsets.UTF_8));
+        wide.feed(direct.flip(), out::add);
+
+        assertEquals(expected, out);
     }
 }

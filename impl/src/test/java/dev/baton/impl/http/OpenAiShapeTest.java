@@ -51,10 +51,17 @@ class OpenAiShapeTest {
 
     @Test
     void aChunkWhoseFinishReasonIsNullIsAnsweredWithoutReadingItsChoices() {
-        assertFalse(OpenAiShape.mayNameAFinishReason(
+        assertFalse(mayNameAFinishReason(
                 "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":null}]}"));
-        assertFalse(OpenAiShape.mayNameAFinishReason("{\"choices\":[{\"delta\":{\"content\":\"\\\"finish_reason\\\":\\\"\"}}]}"));
-        assertTrue(OpenAiShape.mayNameAFinishReason("{\"choices\":[{\"delta\":{},\"finish_reason\" : \"stop\"}]}"));
-        assertTrue(OpenAiShape.mayNameAFinishReason("{\"choices\":[{\"fin\\u0069sh_reason\":\"stop\"}]}"));
+        assertFalse(mayNameAFinishReason("{\"choices\":[{\"delta\":{\"content\":\"\\\"finish_reason\\\":\\\"\"}}]}"));
+        assertFalse(mayNameAFinishReason(
+                "{\"choices\":[{\"delta\":{\"content\":\"caf\\u00e9\"},\"finish_reason\":null}]}"), "an escape in a value");
+        assertTrue(mayNameAFinishReason("{\"choices\":[{\"delta\":{},\"finish_reason\" : \"stop\"}]}"));
+        assertTrue(mayNameAFinishReason("{\"choices\":[{\"fin\\u0069sh_reason\":\"stop\"}]}"), "an escape in a name");
+        assertFalse(mayNameAFinishReason("{\"finish_reasons\":\"stop\",\"finish_reason\":{\"a\":\"b\"}}"));
+    }
+
+    private static boolean mayNameAFinishReason(String text) {
+        return RawJsonObject.of(text).mayNameAFinishReason;
     }
 }
