@@ -40,6 +40,16 @@ public class StreamChunkBenchmark {
             + "\"system_fingerprint\":\"fp_44709d6fcb\",\"choices\":[{\"index\":0,\"delta\":{},\"logprobs\":null,"
             + "\"finish_reason\":\"stop\"}],\"usage\":null}";
 
+    /** A content chunk as the end-to-end benchmark's fake upstream sends it: the same members, shorter strings. */
+    private static final String BENCH_UPSTREAM = "{\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\","
+            + "\"created\":1767225600,\"model\":\"gpt-5.4-mini\",\"system_fingerprint\":null,\"choices\":[{\"index\":0,"
+            + "\"delta\":{\"content\":\"token1 \"},\"logprobs\":null,\"finish_reason\":null}]}";
+
+    @Benchmark
+    public void benchUpstreamChunkAfterCommit(Blackhole out) {
+        out.consume(readAfterCommit(BENCH_UPSTREAM, out));
+    }
+
     @Benchmark
     public void contentChunk(Blackhole out) {
         read(CONTENT, out);
