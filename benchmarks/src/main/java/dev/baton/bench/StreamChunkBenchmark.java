@@ -19,8 +19,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * What Baton reads from one OpenAI stream chunk on its way through: the text checked, the error member looked up
  * (the adapter), the finish reason (adapter and engine), the usage and, until the commit point, whether it carries
- * output (engine). A content
- * chunk as OpenAI sends most of them, and the last one with a finish reason.
+ * output (engine). A content chunk as OpenAI sends most of them, and the last one with a finish reason.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

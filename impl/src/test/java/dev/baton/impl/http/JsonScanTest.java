@@ -23,7 +23,8 @@ class JsonScanTest {
             "{}", " { } ", "{\"a\":1}", "{\"a\":-0,\"b\":0.5,\"c\":1e10,\"d\":-1.25E-3,\"e\":120}",
             "{\"a\":[],\"b\":[1,[2,[3]],{}],\"c\":{\"d\":{\"e\":null}}}", "{\"t\":true,\"f\":false,\"n\":null}",
             "{\"s\":\"q\\\"b\\\\s\\/n\\nt\\tu\\u00e9\\ud83d\\ude00\"}", "\n\t{\r\n \"a\" : [ 1 , 2 ] }\n",
-            "{\"é\":\"ü€😀\"}", "{\"a\":1,\"a\":2}", "{\"long\":\"twenty-four plain chars!\",\"b\":\"€ and then some more text 😀 x\"}",
+            "{\"é\":\"ü€😀\"}", "{\"a\":1,\"a\":2}",
+            "{\"long\":\"twenty-four plain chars!\",\"b\":\"€ and then some more text 😀 x\"}",
             "{\"s\":\"0123456\\\"89abcdef\\\\0123456789\\u0041bcdef\"}"})
     void acceptsWhatAParserAccepts(String text) {
         JsonScan.object(text);
@@ -95,7 +96,8 @@ class JsonScanTest {
         assertFalse(JsonScan.check("{\"a\":\"caf\\u00e9 \\\"q\\\"\",\"b\":[{\"c\":1}]}", null, "c").mayNameAString());
         assertTrue(JsonScan.check("{\"a\":\"x\",\"b\":[{\"c\":\"\\n\"}]}", null, "c").mayNameAString());
         assertFalse(JsonScan.check("{\"c\":null,\"cc\":\"x\",\"b\":\"c\"}", null, "c").mayNameAString());
-        assertTrue(JsonScan.check("{\"a\":[{\"\\u0063\":1}]}", null, "c").mayNameAString(), "an escaped name is not decoded");
+        assertTrue(JsonScan.check("{\"a\":[{\"\\u0063\":1}]}", null, "c").mayNameAString(),
+                "an escaped name is not decoded");
     }
 
     @Test

@@ -91,8 +91,8 @@ class LinesTest {
     @Test
     void aLinePastTheLimitFails() {
         assertThrows(IllegalStateException.class, () -> feed("x".repeat(17)));
-        assertThrows(IllegalStateException.class, () -> new Lines(16).feed(
-                ByteBuffer.wrap(("x".repeat(17) + "\n").getBytes(StandardCharsets.UTF_8)), out::add), "ended in one read");
+        byte[] endedInOneRead = ("x".repeat(17) + "\n").getBytes(StandardCharsets.UTF_8);
+        assertThrows(IllegalStateException.class, () -> new Lines(16).feed(ByteBuffer.wrap(endedInOneRead), out::add));
     }
 
     @Test
@@ -125,8 +125,8 @@ class LinesTest {
             text.append(line).append(i % 3 == 0 ? "\r\n" : i % 3 == 1 ? "\n" : "\r");
         }
         Lines wide = new Lines(100);
-        ByteBuffer direct = ByteBuffer.allocateDirect(text.length()).put(text.toString().getBytes(StandardCharsets.UTF_8));
-        wide.feed(direct.flip(), out::add);
+        byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
+        wide.feed(ByteBuffer.allocateDirect(bytes.length).put(bytes).flip(), out::add);
 
         assertEquals(expected, out);
     }

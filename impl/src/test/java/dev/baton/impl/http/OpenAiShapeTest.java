@@ -54,8 +54,8 @@ class OpenAiShapeTest {
         assertFalse(mayNameAFinishReason(
                 "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"},\"finish_reason\":null}]}"));
         assertFalse(mayNameAFinishReason("{\"choices\":[{\"delta\":{\"content\":\"\\\"finish_reason\\\":\\\"\"}}]}"));
-        assertFalse(mayNameAFinishReason(
-                "{\"choices\":[{\"delta\":{\"content\":\"caf\\u00e9\"},\"finish_reason\":null}]}"), "an escape in a value");
+        assertFalse(mayNameAFinishReason("{\"choices\":[{\"delta\":{\"content\":\"caf\\u00e9\"},\"finish_reason\":null}]}"),
+                "an escape in a value");
         assertTrue(mayNameAFinishReason("{\"choices\":[{\"delta\":{},\"finish_reason\" : \"stop\"}]}"));
         assertTrue(mayNameAFinishReason("{\"choices\":[{\"fin\\u0069sh_reason\":\"stop\"}]}"), "an escape in a name");
         assertFalse(mayNameAFinishReason("{\"finish_reasons\":\"stop\",\"finish_reason\":{\"a\":\"b\"}}"));
