@@ -347,7 +347,9 @@ final class NettyHttpClient extends BatonHttpClient {
         public void update(int increment) {
             long now = window.accumulateAndGet(increment, (a, b) -> Math.min(Long.MAX_VALUE / 2, a + b));
             Channel ch = channel;
-            if (now > 0 && ch != null && !ended.get()) {
+            // Only when reads are stopped: a setting is an atomic swap, and this runs for each chunk taken. A window given
+            // back while the loop is stopping reads is not lost: content() looks at the window again after stopping.
+            if (now > 0 && ch != null && !ended.get() && !ch.config().isAutoRead()) {
                 ch.config().setAutoRead(true);
             }
         }
