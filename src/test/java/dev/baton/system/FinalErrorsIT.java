@@ -176,6 +176,24 @@ class FinalErrorsIT extends ClientSideIT {
         assertNoProviderCalled();
     }
 
+    /**
+     * A body just under the limit spans many of the container's buffers, however the server reads it: it must reach
+     * the provider whole. The simulator counts a quarter of the body it received as prompt tokens.
+     */
+    @Test
+    @Order(4)
+    void servesABodyJustUnderTheLimitWhole() {
+        int prompt = 1_000_000;
+        String large = Gateway.chatBody(Gateway.ROUTE, false).replace("Say hello.", "x".repeat(prompt));
+
+        HttpResponse<String> response = gateway.postChat(large);
+
+        assertEquals(200, response.statusCode(), () -> response.body().substring(0, 500));
+        int promptTokens = Gateway.json(response.body()).getJsonObject("usage").getInt("prompt_tokens");
+        assertTrue(promptTokens >= prompt / 4 && promptTokens < (prompt + 1_000) / 4,
+                () -> promptTokens + " prompt tokens: the provider got another body than the one sent");
+    }
+
     @Test
     @Order(5)
     void answers502UpstreamErrorWhenBothAccountsAreOverloadedAndRecordsEveryAttempt() {

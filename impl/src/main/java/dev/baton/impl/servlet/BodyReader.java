@@ -18,6 +18,11 @@ import java.util.function.Consumer;
  * trips a server's idle read timeout). The read limit is a timer, not a check made when bytes
  * arrive: a container may hold trickled bytes back from {@link #onDataAvailable()} (Open Liberty
  * does), and then no callback would ever come to make it. One instance per request.
+ *
+ * <p>A body the container already holds whole (nearly every chat request: its few hundred bytes arrive with the
+ * headers) is read at once on the request's thread. That cannot block: it reads no more than
+ * {@link ServletInputStream#available()} says can be read without blocking. That saves handing the listener's first callback to another container
+ * thread, and waking it.
  */
 final class BodyReader implements ReadListener {
 
@@ -42,15 +47,42 @@ final class BodyReader implements ReadListener {
     }
 
     /**
-     * Starts reading; exactly one of the callbacks runs once, on a container thread or, when the
-     * body is late, on {@code scheduler}'s thread.
+     * Starts reading; exactly one of the callbacks runs once: on this thread when the container holds the whole
+     * body already, else on a container thread or, when the body is late, on {@code scheduler}'s thread.
+     *
+     * @param contentLength the request's {@code Content-Length}, or -1 when it has none (a chunked body)
      */
-    static void read(ServletInputStream in, int maxBytes, Duration maxReadTime, Scheduler scheduler,
-                     Consumer<byte[]> onBody, Consumer<Throwable> onFailure) {
+    static void read(ServletInputStream in, long contentLength, int maxBytes, Duration maxReadTime,
+                     Scheduler scheduler, Consumer<byte[]> onBody, Consumer<Throwable> onFailure) {
         BodyReader reader = new BodyReader(in, maxBytes, onBody, onFailure);
+        try {
+            if (contentLength >= 0 && contentLength <= maxBytes && reader.readHeld(contentLength)) {
+                reader.onAllDataRead();
+                return;
+            }
+        } catch (IOException e) {
+            reader.fail(e);
+            return;
+        }
         reader.deadline = scheduler.schedule(maxReadTime, () -> reader.fail(RequestRejectedException.bodyTimeout(
                 "The request body took longer than " + maxReadTime.toSeconds() + " s to arrive.")));
         in.setReadListener(reader);
+    }
+
+    /** Reads what the container holds already, without blocking; whether that was the whole body. */
+    private boolean readHeld(long length) throws IOException {
+        ByteArrayOutputStream body = this.body;
+        // Open Liberty fetches a body's first buffer only when asked, and asking whether the stream is finished makes
+        // it look once it has read the whole request. Elsewhere isFinished() only answers.
+        while (body.size() < length && !in.isFinished()) {
+            int ready = (int) Math.min(Math.min(in.available(), buffer.length), length - body.size());
+            int n = ready > 0 ? in.read(buffer, 0, ready) : -1;
+            if (n < 0) {
+                break; // the rest is still on its way: the listener takes it from here
+            }
+            body.write(buffer, 0, n);
+        }
+        return body.size() == length;
     }
 
     @Override

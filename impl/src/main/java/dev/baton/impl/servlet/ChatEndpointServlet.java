@@ -21,6 +21,7 @@ import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -146,7 +147,8 @@ public class ChatEndpointServlet extends HttpServlet {
         async.setTimeout(asyncTimeout.toMillis());
         AsyncOutput output = new AsyncOutput(async, () -> Responses.timedOut(asyncTimeout, refusalId));
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
-        BodyReader.read(req.getInputStream(), maxBodyBytes, BodyReader.MAX_READ_TIME, scheduler, body -> {
+        ServletInputStream in = req.getInputStream();
+        BodyReader.read(in, req.getContentLengthLong(), maxBodyBytes, BodyReader.MAX_READ_TIME, scheduler, body -> {
             try {
                 chat(body, req, caller, key, idempotencyKey, response, output, refusalId);
             } catch (Throwable e) {

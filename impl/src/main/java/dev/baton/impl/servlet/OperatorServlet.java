@@ -18,6 +18,7 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -179,7 +180,9 @@ public class OperatorServlet extends HttpServlet {
         AsyncOutput output = new AsyncOutput(async,
                 () -> Responses.timedOut(Duration.ofMillis(async.getTimeout()), id));
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
-        BodyReader.read(req.getInputStream(), MAX_BODY_BYTES, BodyReader.MAX_READ_TIME, engine.scheduler(), body -> {
+        ServletInputStream in = req.getInputStream();
+        long length = req.getContentLengthLong();
+        BodyReader.read(in, length, MAX_BODY_BYTES, BodyReader.MAX_READ_TIME, engine.scheduler(), body -> {
             Answer answer;
             try {
                 OperatorRequests.Ejection ejection = OperatorRequests.ejection(body, health.get().snapshot().coolOff());

@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BodyReaderTest {
@@ -31,7 +33,7 @@ class BodyReaderTest {
     }
 
     /** Hands out the chunks it is given; the container's callbacks are called by the test. */
-    private static final class Input extends ServletInputStream {
+    private static class Input extends ServletInputStream {
         final Queue<byte[]> chunks = new ArrayDeque<>();
         boolean finished;
         ReadListener listener;
@@ -56,21 +58,79 @@ class BodyReaderTest {
             throw new UnsupportedOperationException();
         }
 
+        /** What the queued chunks hold: the container's buffer. */
+        @Override
+        public int available() {
+            return chunks.stream().mapToInt(c -> c.length).sum();
+        }
+
         @Override
         public int read(byte[] b) {
+            return read(b, 0, b.length);
+        }
+
+        /** One chunk a call, as a container hands out one buffer; -1 once none is left. */
+        @Override
+        public int read(byte[] b, int off, int len) {
             byte[] next = chunks.poll();
             if (next == null) {
                 return -1;
             }
-            System.arraycopy(next, 0, b, 0, next.length);
+            System.arraycopy(next, 0, b, off, next.length);
             return next.length;
         }
     }
 
+    /** A chunked body: no length, so it is always read through the listener. */
     private Input reading(int maxBytes) {
+        return reading(-1, maxBytes);
+    }
+
+    private Input reading(long contentLength, int maxBytes) {
         Input in = new Input();
-        BodyReader.read(in, maxBytes, LIMIT, time, body::complete, failure::complete);
+        BodyReader.read(in, contentLength, maxBytes, LIMIT, time, body::complete, failure::complete);
         return in;
+    }
+
+    @Test
+    void aBodyTheContainerHoldsWholeIsReadAtOnceWithoutAListenerOrATimer() throws Exception {
+        Input in = new Input();
+        in.chunks.add("{\"a\":".getBytes(StandardCharsets.UTF_8));
+        in.chunks.add("1}".getBytes(StandardCharsets.UTF_8));
+        BodyReader.read(in, 7, 1024, LIMIT, time, body::complete, failure::complete);
+
+        assertArrayEquals("{\"a\":1}".getBytes(StandardCharsets.UTF_8), body.getNow(null));
+        assertNull(in.listener);
+        assertTrue(time.idle(), "no read limit to keep");
+    }
+
+    @Test
+    void aBodyNotArrivedYetIsLeftToTheListener() throws Exception {
+        Input in = reading(7, 1024);
+        assertFalse(body.isDone());
+        in.chunks.add("{\"a\":".getBytes(StandardCharsets.UTF_8));
+        assertNotNull(in.listener, "the container calls back as the rest arrives");
+
+        in.chunks.add("1}".getBytes(StandardCharsets.UTF_8));
+        in.finished = true;
+        in.listener.onDataAvailable();
+        in.listener.onAllDataRead();
+        assertArrayEquals("{\"a\":1}".getBytes(StandardCharsets.UTF_8), body.get(1, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aBodyPartlyHeldIsReadOnByTheListenerFromWhereTheReadStopped() throws Exception {
+        Input in = new Input();
+        in.chunks.add("{\"a\":".getBytes(StandardCharsets.UTF_8));
+        BodyReader.read(in, 7, 1024, LIMIT, time, body::complete, failure::complete);
+        assertTrue(in.chunks.isEmpty(), "what was there is read at once");
+        assertNotNull(in.listener);
+
+        in.chunks.add("1}".getBytes(StandardCharsets.UTF_8));
+        in.finished = true;
+        in.listener.onDataAvailable();
+        in.listener.onAllDataRead();
+        assertArrayEquals("{\"a\":1}".getBytes(StandardCharsets.UTF_8), body.get(1, TimeUnit.SECONDS));
     }
 
     @Test
