@@ -14,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
  * its timeouts are seconds away):
  * <ul>
  *   <li>a cancel only lets go of the task; the queue drops cancelled entries when they come first, or all at once when
- *       they outnumber the live ones;</li>
+ *       they outnumber the live ones (waking the thread for it when it sleeps until a deadline far off);</li>
  *   <li>while tasks are being scheduled the thread wakes every {@link #BUSY_WAKE} at least, so a new timeout due
  *       later than that never has to wake it; every request's first timeout is often the earliest in the queue.</li>
  * </ul>
@@ -56,17 +56,20 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
 
     @Override
     public Scheduled schedule(Duration delay, Runnable task) {
-        long due = System.nanoTime() + nanos(delay);
+        long now = System.nanoTime();
+        long due = now + nanos(delay);
         Entry entry;
         boolean wake;
         synchronized (queue) {
             entry = new Entry(task, due, sequence++);
             queue.add(entry);
             busy = true;
-            wake = untilWoken || due - nextLook < 0;
+            boolean earlier = untilWoken || due - nextLook < 0;
+            // Asleep until a deadline far off, the thread would leave cancelled timeouts piling up until then.
+            wake = earlier || nextLook - now > BUSY_WAKE.toNanos() && sweepDue();
             if (wake) {
                 untilWoken = false;
-                nextLook = due; // one wake-up for a burst of earlier tasks
+                nextLook = earlier ? due : now; // one wake-up for a burst of earlier tasks
             }
         }
         if (wake) {
@@ -108,7 +111,7 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
         long until;
         synchronized (queue) {
             long now = System.nanoTime();
-            if (cancelled.get() > Math.max(SWEEP_AT, queue.size() / 2)) {
+            if (sweepDue()) {
                 int before = queue.size();
                 queue.removeIf(Entry::isCancelled);
                 // Less what was swept, not zero: a timeout cancelled while the sweep ran past it is still queued.
@@ -121,6 +124,7 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
                 if (task != null) {
                     return task;
                 }
+                cancelled.decrementAndGet(); // a cancelled one left the queue
             }
             long busyLook = now + BUSY_WAKE.toNanos();
             forever = head == null && !busy;
@@ -136,6 +140,11 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
         }
         Thread.interrupted(); // an interrupt would make every park return at once; only close() stops the timer
         return null;
+    }
+
+    /** Under {@link #queue}'s lock: whether cancelled entries outnumber the live ones, and are many. */
+    private boolean sweepDue() {
+        return cancelled.get() > Math.max(SWEEP_AT, queue.size() / 2);
     }
 
     private static long nanos(Duration delay) {

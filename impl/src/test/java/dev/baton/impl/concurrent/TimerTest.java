@@ -100,6 +100,20 @@ class TimerTest {
     }
 
     @Test
+    void cancelledTimeoutsAreSweptOutWhileTheTimerSleepsUntilALaterDeadline() throws InterruptedException {
+        timer.schedule(Duration.ofHours(1), () -> { }); // the live one
+        Thread.sleep(50); // long enough for the busy wake-ups to end: the thread now sleeps for the hour
+        for (int i = 0; i < DeadlineTimer.SWEEP_AT * 3; i++) {
+            timer.schedule(Duration.ofHours(2), () -> { }).cancel(); // later than the hour: no reason to wake
+        }
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (timer.queued() > 1 && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertEquals(1, timer.queued(), "only the live timeout is left");
+    }
+
+    @Test
     void aClosedTimerRunsNothingMore() throws InterruptedException {
         AtomicBoolean ran = new AtomicBoolean();
         timer.schedule(Duration.ofMillis(50), () -> ran.set(true));
