@@ -1,5 +1,6 @@
 package dev.baton.impl.servlet;
 
+import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.http.ReadBurst;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
@@ -9,6 +10,7 @@ import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Queue;
@@ -24,9 +26,11 @@ import java.util.function.Supplier;
  * {@code whenGone} runs once when the client disconnects, the write fails or the container ends
  * the async cycle, which is where the upstream exchange is cancelled.
  *
- * <p>When the async timeout fires, the client gets the {@code timeoutAnswer} if nothing was sent yet
+ * <p>When the last resort is reached, the client gets the {@code timeoutAnswer} if nothing was sent yet
  * (built only then: nearly every request ends long before),
- * and the cycle ends either way: no request is left hanging.
+ * and the cycle ends either way: no request is left hanging. The last resort is Baton's timer, not the container's
+ * async timeout, which is switched off: Open Liberty keeps each cancelled async timeout queued until it is due or a
+ * purge every 30 s, which holds the request's objects that long and runs on whichever thread completes a response.
  *
  * <p>Thread-safe: writes are serialised by the instance lock.
  */
@@ -39,6 +43,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private final ServletOutputStream out;
     private final Queue<byte[]> queue = new ArrayDeque<>();
     private final Supplier<Answer> timeoutAnswer;
+    /** Set at the end of construction; a timer due at once could fire before. */
+    private volatile Scheduler.Scheduled lastResort;
     private Runnable whenDrained = () -> { };
     private Runnable whenGone = () -> { };
     private boolean started;
@@ -70,11 +76,15 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     /** {@link #staged} is this output's own copy, not a caller's array. */
     private boolean stagedOwned;
 
-    AsyncOutput(AsyncContext async, Supplier<Answer> timeoutAnswer) throws IOException {
+    /** @param lastResort how long the response may take in all, on {@code timer} */
+    AsyncOutput(AsyncContext async, Duration lastResort, Scheduler timer, Supplier<Answer> timeoutAnswer)
+            throws IOException {
         this.async = async;
         this.timeoutAnswer = timeoutAnswer;
         this.out = async.getResponse().getOutputStream();
+        async.setTimeout(0);
         async.addListener(this);
+        this.lastResort = timer.schedule(lastResort, this::timedOut);
     }
 
     /** Sets the callbacks and starts non-blocking mode (once; a later call only replaces the callbacks). */
@@ -156,6 +166,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                     // complete() flushes: flushing first was measured to cost WildFly about 70 µs a whole answer.
                     closed = true;
                     completed = true;
+                    stopLastResort();
                     async.complete();
                     return;
                 } else if (!asked) {
@@ -266,6 +277,10 @@ final class AsyncOutput implements WriteListener, AsyncListener {
 
     @Override
     public void onTimeout(AsyncEvent event) {
+        timedOut();
+    }
+
+    private void timedOut() {
         Runnable cancel;
         synchronized (this) {
             cancel = takeWhenGone();
@@ -305,12 +320,20 @@ final class AsyncOutput implements WriteListener, AsyncListener {
             dropPending();
             callback = takeWhenGone();
         }
+        stopLastResort();
         callback.run();
         // Ended at once, not left to the async timeout, a last resort of minutes.
         try {
             async.complete();
         } catch (RuntimeException alreadyEnded) {
             // completed or dispatched by the container in the meantime
+        }
+    }
+
+    private void stopLastResort() {
+        Scheduler.Scheduled timer = lastResort;
+        if (timer != null) {
+            timer.cancel();
         }
     }
 

@@ -85,7 +85,7 @@ public class ChatEndpointServlet extends HttpServlet {
     /** The cluster's idempotency keys, or {@code null} on a node alone ({@code baton.cluster.store=memory}). */
     private transient SharedIdempotency shared;
     /** Ends a request nothing else ended; the engine's deadlines end every other one well before it. */
-    private transient Duration asyncTimeout;
+    private transient Duration longestRequest;
 
     @Override
     public void init() {
@@ -98,13 +98,13 @@ public class ChatEndpointServlet extends HttpServlet {
                 .collect(Collectors.toUnmodifiableSet());
         idempotency = new IdempotencyCache(Duration.parse(getInitParameter("idempotency-ttl")),
                 Integer.parseInt(getInitParameter("idempotency-max-entries")), Clock.systemUTC());
-        asyncTimeout = lastResort(config);
+        longestRequest = lastResort(config);
         EndpointSettings settings = EndpointSettings.load(ConfigProvider.getConfig(getServletContext().getClassLoader()));
         budgets = new KeyBudgets(settings.namedKeys(), Clock.systemUTC());
         BudgetSetup.check(config, settings.namedKeys());
         BudgetSetup.restore(budgets, settings.namedKeys(), chat.recordStore());
         // A claim lasts as long as a non-streaming request can run (a stream never carries a key).
-        Duration running = asyncTimeout.minus(config.maxStreamDuration());
+        Duration running = longestRequest.minus(config.maxStreamDuration());
         shared = chat.cluster().map(c -> new SharedIdempotency(c.store(), c.node(),
                 Duration.parse(getInitParameter("idempotency-ttl")), running, scheduler)).orElse(null);
     }
@@ -144,8 +144,8 @@ public class ChatEndpointServlet extends HttpServlet {
         NamedKey key = GatewayFilter.namedKey(req);
         String refusalId = GatewayFilter.requestId(req);
         AsyncContext async = req.startAsync();
-        async.setTimeout(asyncTimeout.toMillis());
-        AsyncOutput output = new AsyncOutput(async, () -> Responses.timedOut(asyncTimeout, refusalId));
+        AsyncOutput output = new AsyncOutput(async, longestRequest, scheduler,
+                () -> Responses.timedOut(longestRequest, refusalId));
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         ServletInputStream in = req.getInputStream();
         BodyReader.read(in, req.getContentLengthLong(), maxBodyBytes, BodyReader.MAX_READ_TIME, scheduler, body -> {

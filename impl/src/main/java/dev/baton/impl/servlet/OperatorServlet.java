@@ -45,6 +45,8 @@ public class OperatorServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final System.Logger LOG = System.getLogger("dev.baton.operator");
     private static final int MAX_BODY_BYTES = 4096;
+    /** The body's read limit and the answer, with room to spare: what containers give an async request by default. */
+    private static final Duration EJECT_TIMEOUT = Duration.ofSeconds(30);
 
     private transient FailoverEngine engine;
     private transient ConnectionStats stats;
@@ -177,8 +179,8 @@ public class OperatorServlet extends HttpServlet {
             return;
         }
         AsyncContext async = req.startAsync();
-        AsyncOutput output = new AsyncOutput(async,
-                () -> Responses.timedOut(Duration.ofMillis(async.getTimeout()), id));
+        AsyncOutput output = new AsyncOutput(async, EJECT_TIMEOUT, engine.scheduler(),
+                () -> Responses.timedOut(EJECT_TIMEOUT, id));
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         ServletInputStream in = req.getInputStream();
         long length = req.getContentLengthLong();

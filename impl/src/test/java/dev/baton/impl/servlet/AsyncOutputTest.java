@@ -1,5 +1,6 @@
 package dev.baton.impl.servlet;
 
+import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.impl.http.ReadBurst;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletOutputStream;
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,12 +24,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AsyncOutputTest {
 
-    /** What reached the container, in order: "w:<bytes>", "flush", "complete". */
+    private static final Duration LAST_RESORT = Duration.ofSeconds(60);
+
+    /** What reached the container, in order: "w:<bytes>", "flush", "complete", "status:<code>". */
     private final List<String> log = new ArrayList<>();
     private final Output out = new Output();
-    private final AsyncOutput output = new AsyncOutput(async(), () -> null);
+    private final VirtualTime time = new VirtualTime();
+    private final AsyncOutput output;
+    private boolean committed;
+    /** What the output set as the container's async timeout. */
+    private Object containerTimeout;
 
     AsyncOutputTest() throws IOException {
+        time.hold(); // time moves only when a test says
+        output = new AsyncOutput(async(), LAST_RESORT, time,
+                () -> Responses.timedOut(LAST_RESORT, "req_test"));
     }
 
     private final class Output extends ServletOutputStream {
@@ -67,13 +78,16 @@ class AsyncOutputTest {
         HttpServletResponse response = (HttpServletResponse) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {HttpServletResponse.class}, (proxy, method, args) -> switch (method.getName()) {
                     case "getOutputStream" -> out;
-                    case "isCommitted" -> false;
+                    case "isCommitted" -> committed;
+                    case "setStatus" -> log.add("status:" + args[0]);
+                    case "setContentType", "setCharacterEncoding", "setContentLength", "setHeader" -> null;
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
         return (AsyncContext) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {AsyncContext.class},
                 (proxy, method, args) -> switch (method.getName()) {
                     case "getResponse" -> response;
                     case "addListener" -> null;
+                    case "setTimeout" -> containerTimeout = (Long) args[0];
                     case "complete" -> log.add("complete");
                     default -> throw new UnsupportedOperationException(method.getName());
                 });
@@ -81,6 +95,42 @@ class AsyncOutputTest {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theContainersTimeoutIsOffAndBatonsLastResortAnswers504WhenNothingWasSent() {
+        assertEquals(0L, containerTimeout);
+        output.start(() -> { }, () -> { });
+
+        time.advance(LAST_RESORT);
+
+        assertEquals("status:504", log.get(0), log::toString);
+        assertTrue(log.get(1).startsWith("w:{\"error\":") && log.get(1).contains("\"code\":\"timeout\""), log::toString);
+        assertEquals("complete", log.get(log.size() - 1));
+    }
+
+    @Test
+    void theLastResortEndsAStreamThatWasAnsweringWithoutAnotherAnswer() {
+        List<String> cancelled = new ArrayList<>();
+        output.start(() -> { }, () -> cancelled.add("upstream"));
+        output.send(bytes("e1"));
+        committed = true;
+
+        time.advance(LAST_RESORT);
+
+        assertEquals(List.of("w:e1", "flush", "flush", "complete"), log);
+        assertEquals(List.of("upstream"), cancelled);
+    }
+
+    @Test
+    void anAnswerThatEndsInTimeStopsTheLastResort() {
+        output.start(() -> { }, () -> { });
+        output.finish(bytes("{\"answer\":1}"));
+
+        assertTrue(time.idle(), "the last resort's timer is cancelled");
+        log.clear();
+        time.advance(LAST_RESORT.multipliedBy(2));
+        assertEquals(List.of(), log);
     }
 
     @Test
