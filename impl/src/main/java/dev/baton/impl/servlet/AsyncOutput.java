@@ -322,7 +322,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         }
         stopLastResort();
         callback.run();
-        // Ended at once, not left to the async timeout, a last resort of minutes.
+        // Ended at once, not left to the last resort, minutes away.
         try {
             async.complete();
         } catch (RuntimeException alreadyEnded) {

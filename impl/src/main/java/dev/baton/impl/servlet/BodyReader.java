@@ -19,10 +19,10 @@ import java.util.function.Consumer;
  * arrive: a container may hold trickled bytes back from {@link #onDataAvailable()} (Open Liberty
  * does), and then no callback would ever come to make it. One instance per request.
  *
- * <p>A body the container already holds whole (nearly every chat request: its few hundred bytes arrive with the
- * headers) is read at once on the request's thread. That cannot block: it reads no more than
- * {@link ServletInputStream#available()} says can be read without blocking. That saves handing the listener's first callback to another container
- * thread, and waking it.
+ * <p>A body the container already holds whole is read at once on the request's thread, which saves handing the
+ * listener's first callback to another thread. That read cannot block: it takes no more than
+ * {@link ServletInputStream#available()} says is there. WildFly holds a chat request's few hundred bytes as soon as the
+ * headers; Open Liberty reports none before the application reads, so there the listener always reads.
  */
 final class BodyReader implements ReadListener {
 
@@ -72,9 +72,7 @@ final class BodyReader implements ReadListener {
     /** Reads what the container holds already, without blocking; whether that was the whole body. */
     private boolean readHeld(long length) throws IOException {
         ByteArrayOutputStream body = this.body;
-        // Open Liberty fetches a body's first buffer only when asked, and asking whether the stream is finished makes
-        // it look once it has read the whole request. Elsewhere isFinished() only answers.
-        while (body.size() < length && !in.isFinished()) {
+        while (body.size() < length) {
             int ready = (int) Math.min(Math.min(in.available(), buffer.length), length - body.size());
             int n = ready > 0 ? in.read(buffer, 0, ready) : -1;
             if (n < 0) {
