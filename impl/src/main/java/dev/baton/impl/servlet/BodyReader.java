@@ -20,8 +20,8 @@ import java.util.function.Consumer;
  * does), and then no callback would ever come to make it. One instance per request.
  *
  * <p>A body the container already holds whole is read at once on the request's thread, which saves handing the
- * listener's first callback to another thread. That read cannot block: it takes no more than
- * {@link ServletInputStream#available()} says is there. WildFly holds a chat request's few hundred bytes as soon as the
+ * listener's first callback to another thread. That read cannot block: it is made only when
+ * {@link ServletInputStream#available()} says the whole body is there; otherwise the listener reads all of it. WildFly holds a chat request's few hundred bytes as soon as the
  * headers; Open Liberty reports none before the application reads, so there the listener always reads.
  */
 final class BodyReader implements ReadListener {
@@ -54,33 +54,37 @@ final class BodyReader implements ReadListener {
      */
     static void read(ServletInputStream in, long contentLength, int maxBytes, Duration maxReadTime,
                      Scheduler scheduler, Consumer<byte[]> onBody, Consumer<Throwable> onFailure) {
-        BodyReader reader = new BodyReader(in, maxBytes, onBody, onFailure);
+        byte[] whole;
         try {
-            if (contentLength >= 0 && contentLength <= maxBytes && reader.readHeld(contentLength)) {
-                reader.onAllDataRead();
-                return;
-            }
+            whole = contentLength >= 0 && contentLength <= maxBytes ? held(in, (int) contentLength) : null;
         } catch (IOException e) {
-            reader.fail(e);
+            onFailure.accept(e);
             return;
         }
+        if (whole != null) {
+            onBody.accept(whole);
+            return;
+        }
+        BodyReader reader = new BodyReader(in, maxBytes, onBody, onFailure);
         reader.deadline = scheduler.schedule(maxReadTime, () -> reader.fail(RequestRejectedException.bodyTimeout(
                 "The request body took longer than " + maxReadTime.toSeconds() + " s to arrive.")));
         in.setReadListener(reader);
     }
 
-    /** Reads what the container holds already, without blocking; whether that was the whole body. */
-    private boolean readHeld(long length) throws IOException {
-        ByteArrayOutputStream body = this.body;
-        while (body.size() < length) {
-            int ready = (int) Math.min(Math.min(in.available(), buffer.length), length - body.size());
-            int n = ready > 0 ? in.read(buffer, 0, ready) : -1;
-            if (n < 0) {
-                break; // the rest is still on its way: the listener takes it from here
-            }
-            body.write(buffer, 0, n);
+    /** The whole body when the container holds all of it, read without blocking; else {@code null}, nothing read. */
+    private static byte[] held(ServletInputStream in, int length) throws IOException {
+        if (in.available() < length) {
+            return null;
         }
-        return body.size() == length;
+        byte[] body = new byte[length];
+        for (int n = 0; n < length; ) {
+            int read = in.read(body, n, length - n);
+            if (read < 0) {
+                throw new IOException("the body ended after " + n + " of its " + length + " bytes");
+            }
+            n += read;
+        }
+        return body;
     }
 
     @Override

@@ -45,7 +45,7 @@ public class OperatorServlet extends HttpServlet {
     private static final long serialVersionUID = 1L;
     private static final System.Logger LOG = System.getLogger("dev.baton.operator");
     private static final int MAX_BODY_BYTES = 4096;
-    /** The body's read limit and the answer, with room to spare: what containers give an async request by default. */
+    /** The body's read limit and the answer, with room to spare: Open Liberty's default for an async request. */
     private static final Duration EJECT_TIMEOUT = Duration.ofSeconds(30);
 
     private transient FailoverEngine engine;

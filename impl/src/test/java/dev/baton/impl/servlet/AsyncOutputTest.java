@@ -33,7 +33,7 @@ class AsyncOutputTest {
     private final AsyncOutput output;
     private boolean committed;
     /** What the output set as the container's async timeout. */
-    private Object containerTimeout;
+    private Long containerTimeout;
 
     AsyncOutputTest() throws IOException {
         time.hold(); // time moves only when a test says

@@ -6,10 +6,12 @@ import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.Queue;
+import java.util.Arrays;
+import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -34,7 +36,7 @@ class BodyReaderTest {
 
     /** Hands out the chunks it is given; the container's callbacks are called by the test. */
     private static class Input extends ServletInputStream {
-        final Queue<byte[]> chunks = new ArrayDeque<>();
+        final Deque<byte[]> chunks = new ArrayDeque<>();
         boolean finished;
         ReadListener listener;
 
@@ -69,15 +71,19 @@ class BodyReaderTest {
             return read(b, 0, b.length);
         }
 
-        /** One chunk a call, as a container hands out one buffer; -1 once none is left. */
+        /** At most one chunk a call, as a container hands out one buffer; -1 once none is left. */
         @Override
         public int read(byte[] b, int off, int len) {
             byte[] next = chunks.poll();
             if (next == null) {
                 return -1;
             }
-            System.arraycopy(next, 0, b, off, next.length);
-            return next.length;
+            int n = Math.min(len, next.length);
+            System.arraycopy(next, 0, b, off, n);
+            if (n < next.length) {
+                chunks.addFirst(Arrays.copyOfRange(next, n, next.length));
+            }
+            return n;
         }
     }
 
@@ -114,13 +120,29 @@ class BodyReaderTest {
     }
 
     @Test
-    void aBodyPartlyHeldIsReadOnByTheListenerFromWhereTheReadStopped() throws Exception {
+    void aBodyPartlyHeldIsLeftWholeToTheListener() throws Exception {
         Input in = new Input();
         in.chunks.add("{\"a\":".getBytes(StandardCharsets.UTF_8));
         BodyReader.read(in, 7, 1024, LIMIT, time, body::complete, failure::complete);
-        assertTrue(in.chunks.isEmpty(), "what was there is read at once");
+        assertEquals(1, in.chunks.size(), "nothing is read before the listener");
         assertNotNull(in.listener);
         restArrives(in);
+    }
+
+    @Test
+    void aBodyThatEndsShortOfWhatTheContainerSaidItHeldFails() {
+        Input in = new Input() {
+            @Override
+            public int available() {
+                return 7; // more than it has
+            }
+        };
+        in.chunks.add("{\"a\":".getBytes(StandardCharsets.UTF_8));
+        BodyReader.read(in, 7, 1024, LIMIT, time, body::complete, failure::complete);
+
+        assertTrue(failure.getNow(null) instanceof IOException, () -> String.valueOf(failure.getNow(null)));
+        assertFalse(body.isDone());
+        assertTrue(time.idle());
     }
 
     /** The rest of {@code {"a":1}} arrives and the container calls back: the body is delivered whole. */
