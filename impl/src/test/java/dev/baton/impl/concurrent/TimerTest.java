@@ -38,7 +38,7 @@ class TimerTest {
     @Test
     void anEarlierTaskScheduledLaterWakesTheTimer() throws InterruptedException {
         timer.schedule(Duration.ofHours(1), () -> { });
-        Thread.sleep(50); // long enough for the busy wake-ups to end: the thread now sleeps for the hour
+        sleepPastTheBusyLooks();
         CountDownLatch ran = new CountDownLatch(1);
         long start = System.nanoTime();
         timer.schedule(Duration.ofMillis(100), ran::countDown);
@@ -98,7 +98,7 @@ class TimerTest {
     @Test
     void cancelledTimeoutsAreSweptOutWhileTheTimerSleepsUntilALaterDeadline() throws InterruptedException {
         timer.schedule(Duration.ofHours(1), () -> { }); // the live one
-        Thread.sleep(50); // long enough for the busy wake-ups to end: the thread now sleeps for the hour
+        sleepPastTheBusyLooks();
         for (int i = 0; i < DeadlineTimer.SWEEP_AT * 3; i++) {
             timer.schedule(Duration.ofHours(2), () -> { }).cancel(); // later than the hour: no reason to wake
         }
@@ -125,5 +125,10 @@ class TimerTest {
             Thread.sleep(20);
         }
         assertTrue(timer.queued() <= bound, "cancelled timeouts left queued: " + (timer.queued() - 1));
+    }
+
+    /** Long enough for the busy looks to end: the thread then sleeps until the earliest deadline. */
+    private static void sleepPastTheBusyLooks() throws InterruptedException {
+        Thread.sleep(3 * DeadlineTimer.BUSY_WAKE.toMillis());
     }
 }
