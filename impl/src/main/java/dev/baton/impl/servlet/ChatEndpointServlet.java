@@ -86,6 +86,7 @@ public class ChatEndpointServlet extends HttpServlet {
     private transient SharedIdempotency shared;
     /** Ends a request nothing else ended; the engine's deadlines end every other one well before it. */
     private transient Duration longestRequest;
+    private transient boolean flushBeforeComplete;
 
     @Override
     public void init() {
@@ -99,6 +100,7 @@ public class ChatEndpointServlet extends HttpServlet {
         idempotency = new IdempotencyCache(Duration.parse(getInitParameter("idempotency-ttl")),
                 Integer.parseInt(getInitParameter("idempotency-max-entries")), Clock.systemUTC());
         longestRequest = lastResort(config);
+        flushBeforeComplete = AsyncOutput.flushesBeforeComplete(getServletContext());
         EndpointSettings settings = EndpointSettings.load(ConfigProvider.getConfig(getServletContext().getClassLoader()));
         budgets = new KeyBudgets(settings.namedKeys(), Clock.systemUTC());
         BudgetSetup.check(config, settings.namedKeys());
@@ -145,7 +147,7 @@ public class ChatEndpointServlet extends HttpServlet {
         String refusalId = GatewayFilter.requestId(req);
         AsyncContext async = req.startAsync();
         AsyncOutput output = new AsyncOutput(async, longestRequest, scheduler,
-                () -> Responses.timedOut(longestRequest, refusalId));
+                () -> Responses.timedOut(longestRequest, refusalId), flushBeforeComplete);
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         ServletInputStream in = req.getInputStream();
         BodyReader.read(in, req.getContentLengthLong(), maxBodyBytes, BodyReader.MAX_READ_TIME, scheduler, body -> {
@@ -263,6 +265,9 @@ public class ChatEndpointServlet extends HttpServlet {
         String model = request.model();
         if (model != null && !allowed.contains(model) && known(model)) {
             throw Rejections.modelNotAllowed(model);
+        }
+        if (request.fallbacks().isEmpty()) {
+            return request;
         }
         List<String> fallbacks = request.fallbacks().stream().filter(f -> allowed.contains(f) || !known(f)).toList();
         return fallbacks.size() == request.fallbacks().size() ? request : request.withFallbacks(fallbacks);
@@ -470,15 +475,20 @@ public class ChatEndpointServlet extends HttpServlet {
             this.hideUsage = hideUsage;
         }
 
+        /**
+         * Subscribes, then starts the output: each time the client has taken everything written, one more chunk is
+         * asked for. Open Liberty hands the output's first callback to another thread, a wake-up that would otherwise
+         * come before the provider is called.
+         */
         void subscribeTo(Flow.Publisher<ChatChunk> stream) {
             stream.subscribe(this);
+            Flow.Subscription s = subscription;
+            output.start(() -> s.request(1), s::cancel);
         }
 
         @Override
         public void onSubscribe(Flow.Subscription s) {
             subscription = s;
-            // Each time the client has taken everything written, ask for one more chunk.
-            output.start(() -> s.request(1), s::cancel);
         }
 
         @Override

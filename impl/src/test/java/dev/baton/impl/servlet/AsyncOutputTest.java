@@ -37,12 +37,18 @@ class AsyncOutputTest {
 
     AsyncOutputTest() throws IOException {
         time.hold(); // time moves only when a test says
-        output = new AsyncOutput(async(), LAST_RESORT, time,
-                () -> Responses.timedOut(LAST_RESORT, "req_test"));
+        output = output(false);
+    }
+
+    private AsyncOutput output(boolean flushBeforeComplete) throws IOException {
+        return new AsyncOutput(async(), LAST_RESORT, time, () -> Responses.timedOut(LAST_RESORT, "req_test"),
+                flushBeforeComplete);
     }
 
     private final class Output extends ServletOutputStream {
         boolean ready = true;
+        /** Whether the client can take more once a write is made. */
+        boolean readyAfterWrite = true;
         WriteListener listener;
 
         @Override
@@ -63,11 +69,13 @@ class AsyncOutputTest {
         @Override
         public void write(byte[] b, int off, int len) {
             log.add("w:" + new String(b, off, len, StandardCharsets.UTF_8));
+            ready = readyAfterWrite;
         }
 
         @Override
         public void flush() {
             if (!ready) {
+                log.add("flush while not ready");
                 throw new IllegalStateException("not ready");
             }
             log.add("flush");
@@ -180,6 +188,35 @@ class AsyncOutputTest {
     void aWholeAnswerIsOneWriteThenTheCompletion() {
         output.start(() -> { }, () -> { });
         output.finish(bytes("{\"answer\":1}"));
+        assertEquals(List.of("w:{\"answer\":1}", "complete"), log);
+    }
+
+    @Test
+    void onOpenLibertyAWholeAnswerIsFlushedTwiceBeforeTheCompletion() throws IOException {
+        AsyncOutput liberty = output(true);
+        liberty.start(() -> { }, () -> { });
+        liberty.finish(bytes("{\"answer\":1}"));
+        assertEquals(List.of("w:{\"answer\":1}", "flush", "flush", "complete"), log);
+    }
+
+    @Test
+    void onOpenLibertyAStreamThatEndsInItsFirstReadIsFlushedOnceMoreBeforeTheCompletion() throws IOException {
+        AsyncOutput liberty = output(true);
+        liberty.start(() -> { }, () -> { });
+        try (ReadBurst.Read ignored = ReadBurst.read()) {
+            liberty.send(bytes("e1"));
+            liberty.send(bytes("e2"));
+            liberty.finish(bytes("[DONE]"));
+        }
+        assertEquals(List.of("w:e1", "flush", "w:e2[DONE]", "flush", "complete"), log);
+    }
+
+    @Test
+    void onOpenLibertyAnAnswerTheClientCannotTakeAtOnceIsLeftToTheCompletion() throws IOException {
+        AsyncOutput liberty = output(true);
+        liberty.start(() -> { }, () -> { });
+        out.readyAfterWrite = false;
+        liberty.finish(bytes("{\"answer\":1}"));
         assertEquals(List.of("w:{\"answer\":1}", "complete"), log);
     }
 
