@@ -142,6 +142,9 @@ public final class ChatRequest {
     }
 
     public ChatRequest withStream(boolean stream) {
+        if (body.get("stream") == (stream ? JsonValue.TRUE : JsonValue.FALSE)) {
+            return this; // as it is: no copy of the body
+        }
         return withBody(JSON.createObjectBuilder(body).add("stream", stream).build());
     }
 

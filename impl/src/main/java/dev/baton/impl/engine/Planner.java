@@ -264,6 +264,9 @@ final class Planner {
      * A parked target of an earlier group thus comes before any downgrade to a later one.
      */
     static List<Candidate> order(List<Candidate> chain, HealthRegistry health) {
+        if (inOrderAndAllUsable(chain, health)) {
+            return chain; // nearly every request: no sort to run
+        }
         record Ranked(Candidate candidate, Availability availability) {
         }
         return chain.stream()
@@ -275,5 +278,22 @@ final class Planner {
                         .thenComparingInt(r -> r.candidate().index()))
                 .map(Ranked::candidate)
                 .toList();
+    }
+
+    /** Whether the chain is in group and index order and every target is usable now, fully: its own order. */
+    private static boolean inOrderAndAllUsable(List<Candidate> chain, HealthRegistry health) {
+        Candidate previous = null;
+        for (Candidate c : chain) {
+            if (previous != null && (c.group() < previous.group()
+                    || c.group() == previous.group() && c.index() < previous.index())) {
+                return false;
+            }
+            Availability a = health.of(c.target().connection()).availability(c.target().model());
+            if (!a.usableNow() || a.until() != null || a.deprioritised()) {
+                return false;
+            }
+            previous = c;
+        }
+        return true;
     }
 }
