@@ -103,7 +103,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
      * cost 15% more server CPU a whole answer and saved no time, so its {@code complete()} does the flushing.
      */
     static boolean flushesBeforeComplete(ServletContext container) {
-        return container.getServerInfo().startsWith("SMF WebContainer"); // what Open Liberty calls itself
+        return container.getServerInfo().startsWith("IBM WebSphere Liberty/"); // what Open Liberty 26 reports
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.baton.impl.servlet;
 import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.impl.http.ReadBurst;
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -189,6 +191,22 @@ class AsyncOutputTest {
         output.start(() -> { }, () -> { });
         output.finish(bytes("{\"answer\":1}"));
         assertEquals(List.of("w:{\"answer\":1}", "complete"), log);
+    }
+
+    @Test
+    void onlyOpenLibertyIsFlushedBeforeTheCompletion() {
+        assertTrue(AsyncOutput.flushesBeforeComplete(serverInfo("IBM WebSphere Liberty/26.0.0.3")));
+        assertFalse(AsyncOutput.flushesBeforeComplete(serverInfo("WildFly Full 39.0.1.Final")));
+    }
+
+    private static ServletContext serverInfo(String info) {
+        return (ServletContext) Proxy.newProxyInstance(AsyncOutputTest.class.getClassLoader(),
+                new Class<?>[] {ServletContext.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("getServerInfo")) {
+                        return info;
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
     }
 
     @Test
