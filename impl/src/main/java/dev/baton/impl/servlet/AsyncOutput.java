@@ -5,7 +5,6 @@ import dev.baton.impl.http.ReadBurst;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
-import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
@@ -44,8 +43,6 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private final ServletOutputStream out;
     private final Queue<byte[]> queue = new ArrayDeque<>();
     private final Supplier<Answer> timeoutAnswer;
-    /** See {@link #flushesBeforeComplete(ServletContext)}. */
-    private final boolean flushBeforeComplete;
     /** Set at the end of construction; a timer due at once could fire before. */
     private volatile Scheduler.Scheduled lastResort;
     private Runnable whenDrained = () -> { };
@@ -64,7 +61,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private boolean asked;
     /** The first write was flushed on its own (a stream's first event). */
     private boolean committed;
-    /** Flushes so far: none, one (which Open Liberty may hold back) or more. */
+    /** Flushes so far, counted up to two (see {@link #flush()}). */
     private int flushes;
     /** A flush waits for the end of the provider's read on this thread ({@link ReadBurst}). */
     private boolean flushDeferred;
@@ -79,31 +76,15 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     /** {@link #staged} is this output's own copy, not a caller's array. */
     private boolean stagedOwned;
 
-    /**
-     * @param lastResort how long the response may take in all, on {@code timer}
-     * @param flushBeforeComplete {@link #flushesBeforeComplete(ServletContext)} for this container
-     */
-    AsyncOutput(AsyncContext async, Duration lastResort, Scheduler timer, Supplier<Answer> timeoutAnswer,
-                boolean flushBeforeComplete) throws IOException {
+    /** @param lastResort how long the response may take in all, on {@code timer} */
+    AsyncOutput(AsyncContext async, Duration lastResort, Scheduler timer, Supplier<Answer> timeoutAnswer)
+            throws IOException {
         this.async = async;
         this.timeoutAnswer = timeoutAnswer;
-        this.flushBeforeComplete = flushBeforeComplete;
         this.out = async.getResponse().getOutputStream();
         async.setTimeout(0);
         async.addListener(this);
         this.lastResort = timer.schedule(lastResort, this::timedOut);
-    }
-
-    /**
-     * Whether a response's last bytes should be flushed before {@code complete()} in this container. Open Liberty
-     * sends nothing on a response's first flush, and what it holds leaves only when the completion runs, on an executor
-     * thread that {@code complete()} is handed to: one wake-up later. Flushed until a second flush has gone, the answer
-     * leaves on the thread that has it (measured at 100–200 requests a second: 100–160 µs sooner at the median, no
-     * more server CPU under full load). WildFly sends at the first flush; there, flushing before {@code complete()}
-     * cost 15% more server CPU a whole answer and saved no time, so its {@code complete()} does the flushing.
-     */
-    static boolean flushesBeforeComplete(ServletContext container) {
-        return container.getServerInfo().startsWith("IBM WebSphere Liberty/"); // what Open Liberty 26 reports
     }
 
     /**
@@ -188,9 +169,9 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                     if (!writeStaged()) {
                         return;
                     }
-                    if (flushBeforeComplete) {
-                        flushUntilSent();
-                    }
+                    // complete() flushes. Flushing first sends the answer a hand-off sooner on Open Liberty (flushed
+                    // twice: it sends nothing at a response's first flush), but cost 18 µs of CPU a request there under
+                    // full load, and on WildFly more CPU for no time saved (docs/performance.md, "The tenth steps").
                     closed = true;
                     completed = true;
                     stopLastResort();
@@ -281,15 +262,6 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                     secondFlush();
                 }
             }
-        }
-    }
-
-    /** Flushes what is unflushed, and again if the response's first flush would be its only one. */
-    private void flushUntilSent() throws IOException {
-        while ((unflushed || flushes < 2) && out.isReady()) {
-            unflushed = false;
-            flushes++;
-            out.flush();
         }
     }
 

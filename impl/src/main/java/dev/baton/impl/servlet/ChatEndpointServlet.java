@@ -86,7 +86,6 @@ public class ChatEndpointServlet extends HttpServlet {
     private transient SharedIdempotency shared;
     /** Ends a request nothing else ended; the engine's deadlines end every other one well before it. */
     private transient Duration longestRequest;
-    private transient boolean flushBeforeComplete;
 
     @Override
     public void init() {
@@ -100,7 +99,6 @@ public class ChatEndpointServlet extends HttpServlet {
         idempotency = new IdempotencyCache(Duration.parse(getInitParameter("idempotency-ttl")),
                 Integer.parseInt(getInitParameter("idempotency-max-entries")), Clock.systemUTC());
         longestRequest = lastResort(config);
-        flushBeforeComplete = AsyncOutput.flushesBeforeComplete(getServletContext());
         EndpointSettings settings = EndpointSettings.load(ConfigProvider.getConfig(getServletContext().getClassLoader()));
         budgets = new KeyBudgets(settings.namedKeys(), Clock.systemUTC());
         BudgetSetup.check(config, settings.namedKeys());
@@ -147,7 +145,7 @@ public class ChatEndpointServlet extends HttpServlet {
         String refusalId = GatewayFilter.requestId(req);
         AsyncContext async = req.startAsync();
         AsyncOutput output = new AsyncOutput(async, longestRequest, scheduler,
-                () -> Responses.timedOut(longestRequest, refusalId), flushBeforeComplete);
+                () -> Responses.timedOut(longestRequest, refusalId));
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         ServletInputStream in = req.getInputStream();
         BodyReader.read(in, req.getContentLengthLong(), maxBodyBytes, BodyReader.MAX_READ_TIME, scheduler, body -> {

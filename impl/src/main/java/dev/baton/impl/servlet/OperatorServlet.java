@@ -53,7 +53,6 @@ public class OperatorServlet extends HttpServlet {
     private transient ClusterSync cluster;
     private transient Map<String, ConnectionConfig> connections;
     private String path;
-    private transient boolean flushBeforeComplete;
 
     /** Whether {@code relative} (the path below the endpoint's mount point) is one of these endpoints. */
     static boolean handles(String relative) {
@@ -72,7 +71,6 @@ public class OperatorServlet extends HttpServlet {
         connections = Map.copyOf(byName);
         path = getInitParameter("path");
         cluster = chat.cluster().orElse(null);
-        flushBeforeComplete = AsyncOutput.flushesBeforeComplete(getServletContext());
     }
 
     /**
@@ -182,7 +180,7 @@ public class OperatorServlet extends HttpServlet {
         }
         AsyncContext async = req.startAsync();
         AsyncOutput output = new AsyncOutput(async, EJECT_TIMEOUT, engine.scheduler(),
-                () -> Responses.timedOut(EJECT_TIMEOUT, id), flushBeforeComplete);
+                () -> Responses.timedOut(EJECT_TIMEOUT, id));
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         ServletInputStream in = req.getInputStream();
         long length = req.getContentLengthLong();

@@ -3,7 +3,6 @@ package dev.baton.impl.servlet;
 import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.impl.http.ReadBurst;
 import jakarta.servlet.AsyncContext;
-import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
@@ -17,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -39,18 +38,12 @@ class AsyncOutputTest {
 
     AsyncOutputTest() throws IOException {
         time.hold(); // time moves only when a test says
-        output = output(false);
-    }
-
-    private AsyncOutput output(boolean flushBeforeComplete) throws IOException {
-        return new AsyncOutput(async(), LAST_RESORT, time, () -> Responses.timedOut(LAST_RESORT, "req_test"),
-                flushBeforeComplete);
+        output = new AsyncOutput(async(), LAST_RESORT, time,
+                () -> Responses.timedOut(LAST_RESORT, "req_test"));
     }
 
     private final class Output extends ServletOutputStream {
         boolean ready = true;
-        /** Whether the client can take more once a write is made. */
-        boolean readyAfterWrite = true;
         WriteListener listener;
 
         @Override
@@ -71,13 +64,11 @@ class AsyncOutputTest {
         @Override
         public void write(byte[] b, int off, int len) {
             log.add("w:" + new String(b, off, len, StandardCharsets.UTF_8));
-            ready = readyAfterWrite;
         }
 
         @Override
         public void flush() {
             if (!ready) {
-                log.add("flush while not ready");
                 throw new IllegalStateException("not ready");
             }
             log.add("flush");
@@ -194,48 +185,11 @@ class AsyncOutputTest {
     }
 
     @Test
-    void onlyOpenLibertyIsFlushedBeforeTheCompletion() {
-        assertTrue(AsyncOutput.flushesBeforeComplete(serverInfo("IBM WebSphere Liberty/26.0.0.3")));
-        assertFalse(AsyncOutput.flushesBeforeComplete(serverInfo("WildFly Full 39.0.1.Final")));
-    }
-
-    private static ServletContext serverInfo(String info) {
-        return (ServletContext) Proxy.newProxyInstance(AsyncOutputTest.class.getClassLoader(),
-                new Class<?>[] {ServletContext.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("getServerInfo")) {
-                        return info;
-                    }
-                    throw new UnsupportedOperationException(method.getName());
-                });
-    }
-
-    @Test
-    void onOpenLibertyAWholeAnswerIsFlushedTwiceBeforeTheCompletion() throws IOException {
-        AsyncOutput liberty = output(true);
-        liberty.start(() -> { }, () -> { });
-        liberty.finish(bytes("{\"answer\":1}"));
-        assertEquals(List.of("w:{\"answer\":1}", "flush", "flush", "complete"), log);
-    }
-
-    @Test
-    void onOpenLibertyAStreamThatEndsInItsFirstReadIsFlushedOnceMoreBeforeTheCompletion() throws IOException {
-        AsyncOutput liberty = output(true);
-        liberty.start(() -> { }, () -> { });
-        try (ReadBurst.Read ignored = ReadBurst.read()) {
-            liberty.send(bytes("e1"));
-            liberty.send(bytes("e2"));
-            liberty.finish(bytes("[DONE]"));
-        }
-        assertEquals(List.of("w:e1", "flush", "w:e2[DONE]", "flush", "complete"), log);
-    }
-
-    @Test
-    void onOpenLibertyAnAnswerTheClientCannotTakeAtOnceIsLeftToTheCompletion() throws IOException {
-        AsyncOutput liberty = output(true);
-        liberty.start(() -> { }, () -> { });
-        out.readyAfterWrite = false;
-        liberty.finish(bytes("{\"answer\":1}"));
-        assertEquals(List.of("w:{\"answer\":1}", "complete"), log);
+    void anAnswerFinishedBeforeTheOutputStartedIsNotSwitchedToNonBlockingAfterwards() {
+        output.finish(bytes("{\"error\":1}")); // a stream that failed while it was being subscribed to
+        output.start(() -> { }, () -> { });
+        assertEquals(List.of("w:{\"error\":1}", "complete"), log);
+        assertNull(out.listener, "a write listener was set on an ended response");
     }
 
     @Test
