@@ -280,16 +280,15 @@ final class Planner {
                 .toList();
     }
 
-    /** Whether the chain is in group and index order and every target is usable now, fully: its own order. */
+    /**
+     * Whether the chain is in group and index order and every target is {@link #fresh}: then it is its own order (a
+     * usable target has no {@code until} to sort by).
+     */
     private static boolean inOrderAndAllUsable(List<Candidate> chain, HealthRegistry health) {
         Candidate previous = null;
         for (Candidate c : chain) {
             if (previous != null && (c.group() < previous.group()
-                    || c.group() == previous.group() && c.index() < previous.index())) {
-                return false;
-            }
-            Availability a = health.of(c.target().connection()).availability(c.target().model());
-            if (!a.usableNow() || a.until() != null || a.deprioritised()) {
+                    || c.group() == previous.group() && c.index() < previous.index()) || !fresh(c, health)) {
                 return false;
             }
             previous = c;

@@ -21,8 +21,9 @@ import java.util.function.Consumer;
  *
  * <p>A body the container already holds whole is read at once on the request's thread, which saves handing the
  * listener's first callback to another thread. That read cannot block: it is made only when
- * {@link ServletInputStream#available()} says the whole body is there; otherwise the listener reads all of it. WildFly holds a chat request's few hundred bytes as soon as the
- * headers; Open Liberty reports none before the application reads, so there the listener always reads.
+ * {@link ServletInputStream#available()} says the whole body is there; otherwise the listener reads all of it.
+ * WildFly holds a chat request's few hundred bytes once it has the headers; Open Liberty reports none before the
+ * application reads, so there the listener always reads.
  */
 final class BodyReader implements ReadListener {
 
