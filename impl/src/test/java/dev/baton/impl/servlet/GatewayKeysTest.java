@@ -22,10 +22,29 @@ class GatewayKeysTest {
     }
 
     @Test
+    void digestsAreSha256OfTheUtf8BytesEachTimeAfresh() {
+        String abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+        assertEquals(abc, HexFormat.of().formatHex(GatewayKeys.sha256("abc")));
+        assertEquals("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                HexFormat.of().formatHex(GatewayKeys.sha256("")));
+        assertEquals(abc, HexFormat.of().formatHex(GatewayKeys.sha256("abc")), "no state carried over from a digest");
+    }
+
+    @Test
+    void onePresentedDigestIsMatchedAgainstEverySet() {
+        byte[] presented = GatewayKeys.presented("Bearer two");
+        GatewayKeys admin = new GatewayKeys(List.of(GatewayKeys.sha256("root")));
+        assertEquals(keys.match("Bearer two"), keys.match(presented));
+        assertNull(admin.match(presented));
+        assertNull(GatewayKeys.presented("Basic two"));
+        assertNull(keys.match((byte[]) null));
+    }
+
+    @Test
     void refusesAnythingElse() {
         assertNull(keys.match("Bearer three"));
         assertNull(keys.match("Basic one"));
-        assertNull(keys.match(null));
+        assertNull(keys.match((String) null));
         assertFalse(new GatewayKeys(List.of()).accepts("Bearer one"));
         assertFalse(new GatewayKeys(List.of()).required());
     }
