@@ -19,7 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  *       later than that never has to wake it; every request's first timeout is often the earliest in the queue.</li>
  * </ul>
  * The {@code ScheduledThreadPoolExecutor} this replaces was woken by those first timeouts, or, kept from that by
- * leaving cancelled ones queued until a purge, spent 4.6% of a stream's server CPU on its heap (docs/performance.md).
+ * leaving cancelled ones queued until a purge, spent 4.6% of a stream's server CPU on its heap
+ * (docs/performance-history.md).
  * With nothing scheduled for a while the thread sleeps until the first live deadline. A task runs on the timer's
  * thread and must not block. Thread-safe.
  */

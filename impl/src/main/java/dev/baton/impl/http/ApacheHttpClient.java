@@ -40,7 +40,7 @@ final class ApacheHttpClient extends BatonHttpClient {
      * Per-connection I/O buffer size: a socket read takes at most this much. Each connection holds its buffers for its
      * whole life, a stream's included: an open stream's live heap was 56 KB at 8 KiB, 37 KB at 2 KiB. At 2 KiB an
      * answer of a few KB took a read, and a write to the caller, per 2 KiB: side by side, 8 KiB cut an SSE request's
-     * server CPU by a sixth (docs/performance.md, "The fourth steps").
+     * server CPU by a sixth (docs/performance-history.md, "The fourth steps").
      */
     static final int BUFFER_SIZE = 8192;
 

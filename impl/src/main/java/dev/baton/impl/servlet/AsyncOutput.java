@@ -171,7 +171,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                     }
                     // complete() flushes. Flushing first sends the answer a hand-off sooner on Open Liberty (flushed
                     // twice: it sends nothing at a response's first flush), but cost 18 µs of CPU a request there under
-                    // full load, and on WildFly more CPU for no time saved (docs/performance.md, "The tenth steps").
+                    // full load, and on WildFly more CPU for no time saved (docs/performance-history.md, "The tenth
+                    // steps").
                     closed = true;
                     completed = true;
                     stopLastResort();
