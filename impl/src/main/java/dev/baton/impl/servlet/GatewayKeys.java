@@ -29,16 +29,6 @@ final class GatewayKeys {
         return !digests.isEmpty();
     }
 
-    /** @param authorization the {@code Authorization} header, or {@code null} */
-    boolean accepts(String authorization) {
-        return match(authorization) != null;
-    }
-
-    /** As {@link #match(byte[])}, for the key the {@code Authorization} header (or {@code null}) presents. */
-    String match(String authorization) {
-        return match(presented(authorization));
-    }
-
     /**
      * The digest of the key an {@code Authorization} header presents, or {@code null} when it presents no bearer key.
      * Computed once a request, however many sets of keys it is matched against.

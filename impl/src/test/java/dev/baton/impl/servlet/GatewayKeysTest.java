@@ -8,7 +8,6 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class GatewayKeysTest {
 
@@ -16,9 +15,8 @@ class GatewayKeysTest {
 
     @Test
     void namesTheMatchedDigestSoCallersCanBeToldApartWithoutTheKey() {
-        assertEquals(HexFormat.of().formatHex(GatewayKeys.sha256("two")), keys.match("Bearer two"));
-        assertEquals(HexFormat.of().formatHex(GatewayKeys.sha256("one")), keys.match("bearer one "));
-        assertTrue(keys.accepts("Bearer one"));
+        assertEquals(HexFormat.of().formatHex(GatewayKeys.sha256("two")), match(keys, "Bearer two"));
+        assertEquals(HexFormat.of().formatHex(GatewayKeys.sha256("one")), match(keys, "bearer one "));
     }
 
     @Test
@@ -34,18 +32,21 @@ class GatewayKeysTest {
     void onePresentedDigestIsMatchedAgainstEverySet() {
         byte[] presented = GatewayKeys.presented("Bearer two");
         GatewayKeys admin = new GatewayKeys(List.of(GatewayKeys.sha256("root")));
-        assertEquals(keys.match("Bearer two"), keys.match(presented));
+        assertEquals(HexFormat.of().formatHex(GatewayKeys.sha256("two")), keys.match(presented));
         assertNull(admin.match(presented));
-        assertNull(GatewayKeys.presented("Basic two"));
-        assertNull(keys.match((byte[]) null));
     }
 
     @Test
     void refusesAnythingElse() {
-        assertNull(keys.match("Bearer three"));
-        assertNull(keys.match("Basic one"));
-        assertNull(keys.match((String) null));
-        assertFalse(new GatewayKeys(List.of()).accepts("Bearer one"));
+        assertNull(match(keys, "Bearer three"));
+        assertNull(match(keys, "Basic one"));
+        assertNull(GatewayKeys.presented("Basic one"));
+        assertNull(match(keys, null));
+        assertNull(match(new GatewayKeys(List.of()), "Bearer one"));
         assertFalse(new GatewayKeys(List.of()).required());
+    }
+
+    private static String match(GatewayKeys keys, String authorization) {
+        return keys.match(GatewayKeys.presented(authorization));
     }
 }
