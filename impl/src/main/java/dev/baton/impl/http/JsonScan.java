@@ -192,6 +192,10 @@ public final class JsonScan {
             if (length < expected.length()) {
                 return false; // an escape only ever lengthens a name
             }
+            char first = text.charAt(start + 1);
+            if (first != '\\' && (expected.isEmpty() || first != expected.charAt(0))) {
+                return false; // an unescaped character stands for itself: most longer names end here, unscanned
+            }
             for (int i = start + 1; i < end - 1; i++) {
                 if (text.charAt(i) == '\\') {
                     return expected.equals(new Span(text, start, end).string());

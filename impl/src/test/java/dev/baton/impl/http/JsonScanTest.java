@@ -132,4 +132,18 @@ class JsonScanTest {
         assertEquals(List.of("id", "choices", "n", "num", "model", "dup", "dup"),
                 root.members().stream().map(m -> m.name().string()).toList());
     }
+
+    @Test
+    void aNameMatchesWhereverItsEscapesAre() {
+        String text = "{\"ch\\u006fices\":1,\"\\u0063hoices\":2,\"choices\\u0021\":3,\"xhoices\\u0021\":4,\"cho\":5}";
+        List<JsonScan.Member> members = JsonScan.object(text).members();
+        assertTrue(members.get(0).nameIs("choices"), "escaped within");
+        assertTrue(members.get(1).nameIs("choices"), "escaped first");
+        assertFalse(members.get(2).nameIs("choices"), "longer once decoded");
+        assertFalse(members.get(3).nameIs("xhoices"), "longer once decoded, same first character");
+        assertFalse(members.get(3).nameIs("choices!"), "a different first character, unescaped");
+        assertTrue(members.get(3).nameIs("xhoices!"));
+        assertFalse(members.get(4).nameIs("choices"), "shorter");
+        assertFalse(members.get(4).nameIs(""));
+    }
 }
