@@ -142,7 +142,7 @@ public final class ChatRequest {
     }
 
     public ChatRequest withStream(boolean stream) {
-        if (body.get("stream") == (stream ? JsonValue.TRUE : JsonValue.FALSE)) {
+        if ((stream ? JsonValue.TRUE : JsonValue.FALSE).equals(body.get("stream"))) {
             return this; // as it is: no copy of the body
         }
         return withBody(JSON.createObjectBuilder(body).add("stream", stream).build());

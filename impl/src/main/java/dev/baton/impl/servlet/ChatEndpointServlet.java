@@ -480,7 +480,7 @@ public class ChatEndpointServlet extends HttpServlet {
          */
         void subscribeTo(Flow.Publisher<ChatChunk> stream) {
             stream.subscribe(this);
-            Flow.Subscription s = subscription;
+            Flow.Subscription s = subscription; // the engine's publishers call onSubscribe within subscribe
             output.start(() -> s.request(1), s::cancel);
         }
 
