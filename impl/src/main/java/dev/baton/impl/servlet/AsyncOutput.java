@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Queue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -39,7 +40,11 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     /** Staged events are written once they reach this many bytes, so a long burst neither waits nor piles up. */
     static final int STAGE_LIMIT = 8192;
 
+    /** The responses not yet ended, of every output in this application. */
+    private static final Open OPEN = new Open(Runtime.getRuntime().availableProcessors());
+
     private final AsyncContext async;
+    private final Open open;
     private final ServletOutputStream out;
     private final Queue<byte[]> queue = new ArrayDeque<>();
     private final Supplier<Answer> timeoutAnswer;
@@ -79,12 +84,19 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     /** @param lastResort how long the response may take in all, on {@code timer} */
     AsyncOutput(AsyncContext async, Duration lastResort, Scheduler timer, Supplier<Answer> timeoutAnswer)
             throws IOException {
+        this(async, lastResort, timer, timeoutAnswer, OPEN);
+    }
+
+    AsyncOutput(AsyncContext async, Duration lastResort, Scheduler timer, Supplier<Answer> timeoutAnswer, Open open)
+            throws IOException {
         this.async = async;
+        this.open = open;
         this.timeoutAnswer = timeoutAnswer;
         this.out = async.getResponse().getOutputStream();
         async.setTimeout(0);
         async.addListener(this);
         this.lastResort = timer.schedule(lastResort, this::timedOut);
+        open.count.incrementAndGet();
     }
 
     /**
@@ -169,11 +181,16 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                     if (!writeStaged()) {
                         return;
                     }
-                    // complete() flushes. Flushing first sends the answer a hand-off sooner on Open Liberty (flushed
-                    // twice: it sends nothing at a response's first flush), but cost 18 µs of CPU a request there under
-                    // full load, and on WildFly more CPU for no time saved (docs/performance-history.md, "The tenth
-                    // steps").
-                    closed = true;
+                    // complete() flushes, on another thread on Open Liberty. On a quiet server the answer leaves
+                    // from here a hand-off sooner; under load that write costs more CPU than it saves time
+                    // (docs/performance-history.md, "The tenth steps" and "The eleventh steps").
+                    if (unflushed && open.quiet()) {
+                        out.flush();
+                        if (flushes == 0) {
+                            out.flush(); // Open Liberty at times sends nothing at a response's first flush
+                        }
+                    }
+                    close();
                     completed = true;
                     stopLastResort();
                     async.complete();
@@ -325,7 +342,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
             if (completed) {
                 return;
             }
-            closed = true;
+            close();
             dropPending();
             callback = takeWhenGone();
         }
@@ -336,6 +353,13 @@ final class AsyncOutput implements WriteListener, AsyncListener {
             async.complete();
         } catch (RuntimeException alreadyEnded) {
             // completed or dispatched by the container in the meantime
+        }
+    }
+
+    private void close() {
+        if (!closed) {
+            closed = true;
+            open.count.decrementAndGet();
         }
     }
 
@@ -357,5 +381,22 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         Runnable callback = whenGone;
         whenGone = () -> { };
         return callback;
+    }
+
+    /**
+     * Counts the responses not yet ended, to tell a quiet server from a busy one: while no more are open than there are
+     * cores, a core is free for the extra write that sends a finished answer before its completion.
+     */
+    static final class Open {
+        private final AtomicInteger count = new AtomicInteger();
+        private final int quietUpTo;
+
+        Open(int quietUpTo) {
+            this.quietUpTo = quietUpTo;
+        }
+
+        boolean quiet() {
+            return count.get() <= quietUpTo;
+        }
     }
 }

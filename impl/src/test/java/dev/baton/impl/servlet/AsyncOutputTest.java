@@ -31,6 +31,8 @@ class AsyncOutputTest {
     private final List<String> log = new ArrayList<>();
     private final Output out = new Output();
     private final VirtualTime time = new VirtualTime();
+    /** Never quiet, unless a test says: one output is open and none counts as quiet. */
+    private AsyncOutput.Open open = new AsyncOutput.Open(0);
     private final AsyncOutput output;
     private boolean committed;
     /** What the output set as the container's async timeout. */
@@ -38,8 +40,11 @@ class AsyncOutputTest {
 
     AsyncOutputTest() throws IOException {
         time.hold(); // time moves only when a test says
-        output = new AsyncOutput(async(), LAST_RESORT, time,
-                () -> Responses.timedOut(LAST_RESORT, "req_test"));
+        output = newOutput();
+    }
+
+    private AsyncOutput newOutput() throws IOException {
+        return new AsyncOutput(async(), LAST_RESORT, time, () -> Responses.timedOut(LAST_RESORT, "req_test"), open);
     }
 
     private final class Output extends ServletOutputStream {
@@ -277,5 +282,51 @@ class AsyncOutputTest {
 
     private int writtenBytes() {
         return log.stream().filter(e -> e.startsWith("w:")).mapToInt(e -> e.length() - 2).sum();
+    }
+
+    @Test
+    void onAQuietServerAWholeAnswerLeavesBeforeTheCompletion() throws IOException {
+        open = new AsyncOutput.Open(1);
+        AsyncOutput quiet = newOutput();
+        quiet.start(() -> { }, () -> { });
+        quiet.finish(bytes("{\"answer\":1}"));
+        // Flushed twice: Open Liberty at times sends nothing at a response's first flush.
+        assertEquals(List.of("w:{\"answer\":1}", "flush", "flush", "complete"), log);
+    }
+
+    @Test
+    void onAQuietServerAStreamsLastEventsLeaveBeforeTheCompletion() throws IOException {
+        open = new AsyncOutput.Open(1);
+        AsyncOutput quiet = newOutput();
+        quiet.start(() -> { }, () -> { });
+        try (ReadBurst.Read ignored = ReadBurst.read()) {
+            quiet.send(bytes("e1"));
+            quiet.send(bytes("e2"));
+            quiet.finish(bytes("[DONE]"));
+        }
+        assertEquals(List.of("w:e1", "flush", "w:e2[DONE]", "flush", "complete"), log);
+    }
+
+    @Test
+    void onABusyServerTheAnswerLeavesWithTheCompletionAndEndedResponsesNoLongerCount() throws IOException {
+        open = new AsyncOutput.Open(1);
+        AsyncOutput first = newOutput();
+        AsyncOutput second = newOutput(); // two open, one core's worth of quiet
+        first.start(() -> { }, () -> { });
+        first.finish(bytes("a"));
+        assertEquals(List.of("w:a", "complete"), log);
+
+        log.clear();
+        second.start(() -> { }, () -> { });
+        second.finish(bytes("b")); // the first has ended: alone again
+        assertEquals(List.of("w:b", "flush", "flush", "complete"), log);
+
+        AsyncOutput gone = newOutput();
+        gone.onError(new IOException("client went away"));
+        AsyncOutput last = newOutput();
+        log.clear();
+        last.start(() -> { }, () -> { });
+        last.finish(bytes("c"));
+        assertEquals(List.of("w:c", "flush", "flush", "complete"), log);
     }
 }
