@@ -6,6 +6,9 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,7 +32,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <pre>
  * java LoadDriver.java open URL --rate 200 --seconds 20 --body JSON [--auth 'Bearer k'] [--stream]
- * java LoadDriver.java streams URL --count 10000 --ramp 1000 --body JSON [--auth 'Bearer k']
+ * java LoadDriver.java streams URL --count 10000 --ramp 1000 --body JSON [--auth 'Bearer k'] [--http2 N]
  * java LoadDriver.java summarize results.txt
  * </pre>
  *
@@ -38,7 +41,8 @@ import java.util.concurrent.locks.LockSupport;
  * driver) shows up as latency instead of silently lowering the offered load (no coordinated omission).
  *
  * <p>{@code streams} opens N SSE streams at a fixed ramp and holds them until the upstream ends them, counting the
- * peak number open at once and every failure.
+ * peak number open at once and every failure. With {@code --http2 N} the streams go over HTTP/2 (h2c), N to a
+ * connection, on the JDK's client: the server then holds one socket a stream (its upstream call), not two.
  *
  * <p>HTTP/1.1 is spoken by hand over plain sockets with virtual threads: little overhead of its own, and full
  * control over what "first byte" means (the first byte of the response body).
@@ -158,6 +162,8 @@ public final class LoadDriver {
         AtomicInteger ok = new AtomicInteger();
         Map<String, AtomicInteger> errors = new ConcurrentHashMap<>();
         long[] ttfb = new long[count];
+        int perConnection = (int) o.number("http2", 0);
+        HttpClient[] h2 = perConnection > 0 ? http2Clients(o, (count + perConnection - 1) / perConnection) : null;
         long start = System.nanoTime();
 
         Thread progress = Thread.ofPlatform().daemon().start(() -> {
@@ -182,15 +188,16 @@ public final class LoadDriver {
                     // "open" counts from the request until the stream ends: a stream the server has accepted
                     // but not answered yet holds a connection (and maybe a thread) too
                     peak.accumulateAndGet(open.incrementAndGet(), Math::max);
-                    try (Connection c = new Connection(target, 120_000)) {
-                        Exchange x = c.exchange(target.request, true);
+                    try (Connection c = h2 == null ? new Connection(target, 120_000) : null) {
+                        Exchange x = h2 == null ? c.exchange(target.request, true)
+                                : http2Stream(h2[n / perConnection], o);
                         ttfb[n] = x.firstByte - due;
                         if (x.error == null) {
                             ok.incrementAndGet();
                         } else {
                             errors.computeIfAbsent(x.error, k -> new AtomicInteger()).incrementAndGet();
                         }
-                    } catch (IOException e) {
+                    } catch (IOException | InterruptedException e) {
                         errors.computeIfAbsent(e.getClass().getSimpleName() + ": " + e.getMessage(),
                                 k -> new AtomicInteger()).incrementAndGet();
                     } finally {
@@ -212,6 +219,50 @@ public final class LoadDriver {
         if (!errors.isEmpty()) {
             System.out.println("STREAM_ERRORS " + errors);
         }
+    }
+
+    /**
+     * One HTTP/2 client each for {@code connections} connections, each upgraded from HTTP/1.1 (h2c) by a first GET,
+     * one client after the other, so that no stream starts before its connection speaks HTTP/2.
+     */
+    private static HttpClient[] http2Clients(Options o, int connections) throws InterruptedException {
+        URI probe = URI.create(o.url).resolve("../models"); // the gateway's model list: a GET, which upgrades
+        HttpClient[] clients = new HttpClient[connections];
+        for (int i = 0; i < connections; i++) {
+            clients[i] = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+            try {
+                HttpResponse<Void> r = clients[i].send(HttpRequest.newBuilder(probe)
+                        .header("Authorization", o.text("auth", "")).build(), HttpResponse.BodyHandlers.discarding());
+                if (r.version() != HttpClient.Version.HTTP_2) {
+                    throw new IllegalStateException(probe + " answered in " + r.version() + ", not HTTP/2");
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException("GET " + probe + ": " + e, e);
+            }
+        }
+        return clients;
+    }
+
+    /** One SSE stream over an HTTP/2 connection: the same checks as over HTTP/1.1. */
+    private static Exchange http2Stream(HttpClient client, Options o) throws IOException, InterruptedException {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(o.url))
+                .header("Content-Type", "application/json").header("Accept", "text/event-stream")
+                .header("Authorization", o.text("auth", ""))
+                .POST(HttpRequest.BodyPublishers.ofString(o.text("body", null))).build();
+        HttpResponse<InputStream> r = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        ByteArrayOutputStream body = new ByteArrayOutputStream(4096);
+        long firstByte;
+        try (InputStream in = r.body()) {
+            int b = in.read();
+            firstByte = System.nanoTime();
+            if (b >= 0) {
+                body.write(b);
+                in.transferTo(body);
+            }
+        }
+        String error = r.statusCode() != 200 ? "HTTP " + r.statusCode()
+                : !body.toString(StandardCharsets.UTF_8).contains("data: [DONE]") ? "stream without [DONE]" : null;
+        return new Exchange(firstByte, System.nanoTime(), error, true);
     }
 
     // ---- HTTP/1.1 by hand ----------------------------------------------------------------------------------

@@ -412,12 +412,24 @@ if ((STREAMS > 0)); then
     # Each stream holds two sockets in the server (caller and upstream) and a little more (selectors, pipes, a
     # class or log file opened meanwhile); stay well inside its open-file limit: a server out of file handles
     # fails in ways that have nothing to do with Baton.
+    # When two sockets a stream do not fit, the callers share HTTP/2 connections (h2c, $H2_STREAMS streams to one),
+    # which leaves one socket a stream, the upstream call's.
     fd_limit=$(awk '/Max open files/ { print $4 }' "/proc/$SERVER_PID/limits")
     fd_now=$(ls "/proc/$SERVER_PID/fd" | wc -l)
-    fit=$(((fd_limit - fd_now - 1000) / 2))
-    if ((STREAMS > fit)); then
-        log "the server may open $fd_limit files ($fd_now in use): $STREAMS streams need two each; running $fit"
-        STREAMS=$fit
+    fd_free=$((fd_limit - fd_now - 1000))
+    H2_STREAMS=100
+    STREAM_FLAGS=()
+    STREAM_PROTOCOL="HTTP/1.1, a connection a stream"
+    if ((2 * STREAMS > fd_free)); then
+        if ((STREAMS + STREAMS / H2_STREAMS + 1 <= fd_free)); then
+            STREAM_FLAGS=(--http2 "$H2_STREAMS")
+            STREAM_PROTOCOL="HTTP/2 (h2c), $H2_STREAMS streams a connection"
+            log "the server may open $fd_limit files ($fd_now in use): $STREAMS streams on HTTP/1.1 need two each;" \
+                "the callers use HTTP/2 (h2c), $H2_STREAMS streams a connection"
+        else
+            STREAMS=$((fd_free / 2))
+            log "the server may open $fd_limit files ($fd_now in use): running $STREAMS streams, two files each"
+        fi
     fi
     ramp_s=$(((STREAMS + STREAM_RAMP - 1) / STREAM_RAMP))
     hold=$((ramp_s + 20))   # each stream lasts this many seconds: all are open for the last 20 s of the ramp+hold
@@ -426,9 +438,10 @@ if ((STREAMS > 0)); then
     # The slow streams' path (one event per read, a flush each) is not the fast one the rounds warmed, so warm it too:
     # a first run of 3,000 slow streams after a start waited 108-650 ms for the first byte at p50, the next 6-66 ms.
     warm_streams=$((STREAMS < 1000 ? STREAMS : 1000))
-    log "many streams: warming their path with $warm_streams streams of 3 s"
+    start_threads=$(proc_field Threads)
+    log "many streams: warming their path with $warm_streams streams of 3 s ($STREAM_PROTOCOL)"
     "${J[@]}" LoadDriver streams "$BATON_URL" --count "$warm_streams" --ramp "$STREAM_RAMP" --auth "$BATON_AUTH" \
-        --body "${body/chunks=$((hold + 1))/chunks=3}" >> "$OUT/run.log" 2>/dev/null || true
+        "${STREAM_FLAGS[@]}" --body "${body/chunks=$((hold + 1))/chunks=3}" >> "$OUT/run.log" 2>/dev/null || true
     idle_threads=$(proc_field Threads); idle_java=$(java_threads); idle_live=$(live_heap_kb)
     idle_rss=$(proc_field VmRSS)
     log "many streams: $STREAMS SSE streams through Baton, $STREAM_RAMP new per second, each ${hold}s (one event/s)"
@@ -445,7 +458,7 @@ if ((STREAMS > 0)); then
     ) &
     PIDS+=($!); sampler=$!
     "${J[@]}" LoadDriver streams "$BATON_URL" --count "$STREAMS" --ramp "$STREAM_RAMP" --auth "$BATON_AUTH" \
-        --body "$body" > "$OUT/streams.txt" 2> "$OUT/streams-progress.log" &
+        "${STREAM_FLAGS[@]}" --body "$body" > "$OUT/streams.txt" 2> "$OUT/streams-progress.log" &
     PIDS+=($!); driver=$!
     # In the middle of the plateau, when every stream should be open: Java threads and the live heap.
     sleep $((ramp_s + 10))
@@ -465,8 +478,8 @@ if ((STREAMS > 0)); then
     STREAM_SUMMARY=$(cat <<EOF
 | many streams ($SERVER) | idle | with the streams open |
 |---|---:|---:|
-| streams (${STREAM_RAMP}/s ramp, ${hold}s each) | — | $(sed 's/^STREAMS //' <<<"$s") |
-| server threads (OS) | $idle_threads | $max_threads (max) |
+| streams (${STREAM_RAMP}/s ramp, ${hold}s each; callers on $STREAM_PROTOCOL) | — | $(sed 's/^STREAMS //' <<<"$s") |
+| server threads (OS) | $idle_threads ($start_threads before the warm-up streams) | $max_threads (max) |
 | server Java threads (jcmd Thread.print) | $idle_java | $peak_java (plateau) |
 | live heap after GC.run | $((idle_live / 1024)) MB | $((peak_live / 1024)) MB (plateau), $(((peak_live - idle_live) / (STREAMS > 0 ? STREAMS : 1))) KB per stream |
 | heap used (sampled, with garbage) | — | $((max_heap / 1024)) MB (max) |
