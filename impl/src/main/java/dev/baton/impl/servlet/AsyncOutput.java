@@ -184,9 +184,10 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                     // complete() flushes, on another thread on Open Liberty. On a quiet server the answer leaves
                     // from here a hand-off sooner; under load that write costs more CPU than it saves time
                     // (docs/performance-history.md, "The tenth steps" and "The eleventh steps").
-                    if (unflushed && open.quiet()) {
+                    // Not ready: the write is still pending, and complete() finishes it.
+                    if (unflushed && open.quiet() && out.isReady()) {
                         out.flush();
-                        if (flushes == 0) {
+                        if (flushes == 0 && out.isReady()) {
                             out.flush(); // Open Liberty at times sends nothing at a response's first flush
                         }
                     }

@@ -49,6 +49,8 @@ class AsyncOutputTest {
 
     private final class Output extends ServletOutputStream {
         boolean ready = true;
+        /** A write leaves the container not ready: the client's socket is full. */
+        boolean fillsUp;
         WriteListener listener;
 
         @Override
@@ -69,6 +71,7 @@ class AsyncOutputTest {
         @Override
         public void write(byte[] b, int off, int len) {
             log.add("w:" + new String(b, off, len, StandardCharsets.UTF_8));
+            ready = !fillsUp;
         }
 
         @Override
@@ -328,5 +331,17 @@ class AsyncOutputTest {
         last.start(() -> { }, () -> { });
         last.finish(bytes("c"));
         assertEquals(List.of("w:c", "flush", "flush", "complete"), log);
+    }
+
+    @Test
+    void onAQuietServerAnAnswerStillBeingWrittenIsLeftToTheCompletion() throws IOException {
+        open = new AsyncOutput.Open(1);
+        AsyncOutput quiet = newOutput();
+        List<String> gone = new ArrayList<>();
+        quiet.start(() -> { }, () -> gone.add("gone"));
+        out.fillsUp = true;
+        quiet.finish(bytes("{\"answer\":1}"));
+        assertEquals(List.of("w:{\"answer\":1}", "complete"), log);
+        assertEquals(List.of(), gone, "a flush while not ready is refused, and the answer ended as a failed write");
     }
 }
