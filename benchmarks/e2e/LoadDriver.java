@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -188,9 +189,8 @@ public final class LoadDriver {
                     // "open" counts from the request until the stream ends: a stream the server has accepted
                     // but not answered yet holds a connection (and maybe a thread) too
                     peak.accumulateAndGet(open.incrementAndGet(), Math::max);
-                    try (Connection c = h2 == null ? new Connection(target, 120_000) : null) {
-                        Exchange x = h2 == null ? c.exchange(target.request, true)
-                                : http2Stream(h2[n / perConnection], o);
+                    try {
+                        Exchange x = h2 != null ? http2Stream(h2[n / perConnection], o) : http1Stream(target);
                         ttfb[n] = x.firstByte - due;
                         if (x.error == null) {
                             ok.incrementAndGet();
@@ -221,6 +221,12 @@ public final class LoadDriver {
         }
     }
 
+    private static Exchange http1Stream(Target target) throws IOException {
+        try (Connection c = new Connection(target, 120_000)) {
+            return c.exchange(target.request, true);
+        }
+    }
+
     /**
      * One HTTP/2 client each for {@code connections} connections, each upgraded from HTTP/1.1 (h2c) by a first GET,
      * one client after the other, so that no stream starts before its connection speaks HTTP/2.
@@ -234,7 +240,7 @@ public final class LoadDriver {
                 HttpResponse<Void> r = clients[i].send(HttpRequest.newBuilder(probe)
                         .header("Authorization", o.text("auth", "")).build(), HttpResponse.BodyHandlers.discarding());
                 if (r.version() != HttpClient.Version.HTTP_2) {
-                    throw new IllegalStateException(probe + " answered in " + r.version() + ", not HTTP/2");
+                    throw new IllegalStateException(probe + " answered " + r.statusCode() + " in " + r.version() + ", not HTTP/2");
                 }
             } catch (IOException e) {
                 throw new IllegalStateException("GET " + probe + ": " + e, e);
@@ -243,9 +249,12 @@ public final class LoadDriver {
         return clients;
     }
 
-    /** One SSE stream over an HTTP/2 connection: the same checks as over HTTP/1.1. */
+    /**
+     * One SSE stream over an HTTP/2 connection: the same checks as over HTTP/1.1, but the 120 s limit is on the
+     * response's headers only (the JDK's client has no read timeout for a body).
+     */
     private static Exchange http2Stream(HttpClient client, Options o) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(o.url))
+        HttpRequest request = HttpRequest.newBuilder(URI.create(o.url)).timeout(Duration.ofSeconds(120))
                 .header("Content-Type", "application/json").header("Accept", "text/event-stream")
                 .header("Authorization", o.text("auth", ""))
                 .POST(HttpRequest.BodyPublishers.ofString(o.text("body", null))).build();

@@ -40,11 +40,12 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     /** Staged events are written once they reach this many bytes, so a long burst neither waits nor piles up. */
     static final int STAGE_LIMIT = 8192;
 
-    /** The responses not yet ended, of every output in this application. */
-    private static final Open OPEN = new Open(Runtime.getRuntime().availableProcessors());
+    /** The responses of this application not yet ended. */
+    private static final OpenResponses OPEN_RESPONSES =
+            new OpenResponses(Runtime.getRuntime().availableProcessors());
 
     private final AsyncContext async;
-    private final Open open;
+    private final OpenResponses openResponses;
     private final ServletOutputStream out;
     private final Queue<byte[]> queue = new ArrayDeque<>();
     private final Supplier<Answer> timeoutAnswer;
@@ -84,19 +85,19 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     /** @param lastResort how long the response may take in all, on {@code timer} */
     AsyncOutput(AsyncContext async, Duration lastResort, Scheduler timer, Supplier<Answer> timeoutAnswer)
             throws IOException {
-        this(async, lastResort, timer, timeoutAnswer, OPEN);
+        this(async, lastResort, timer, timeoutAnswer, OPEN_RESPONSES);
     }
 
-    AsyncOutput(AsyncContext async, Duration lastResort, Scheduler timer, Supplier<Answer> timeoutAnswer, Open open)
-            throws IOException {
+    AsyncOutput(AsyncContext async, Duration lastResort, Scheduler timer, Supplier<Answer> timeoutAnswer,
+                OpenResponses openResponses) throws IOException {
         this.async = async;
-        this.open = open;
+        this.openResponses = openResponses;
         this.timeoutAnswer = timeoutAnswer;
         this.out = async.getResponse().getOutputStream();
         async.setTimeout(0);
         async.addListener(this);
         this.lastResort = timer.schedule(lastResort, this::timedOut);
-        open.count.incrementAndGet();
+        openResponses.count.incrementAndGet();
     }
 
     /**
@@ -182,10 +183,10 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                         return;
                     }
                     // complete() flushes, on another thread on Open Liberty. On a quiet server the answer leaves
-                    // from here a hand-off sooner; under load that write costs more CPU than it saves time
-                    // (docs/performance-history.md, "The tenth steps" and "The eleventh steps").
-                    // Not ready: the write is still pending, and complete() finishes it.
-                    if (unflushed && open.quiet() && out.isReady()) {
+                    // from here, a hand-off sooner; under load that write costs more CPU than it saves time, and a
+                    // write still pending (not ready) is finished by complete() (docs/performance-history.md,
+                    // "The tenth steps" and "The eleventh steps").
+                    if (unflushed && openResponses.quiet() && out.isReady()) {
                         out.flush();
                         if (flushes == 0 && out.isReady()) {
                             out.flush(); // Open Liberty at times sends nothing at a response's first flush
@@ -360,7 +361,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private void close() {
         if (!closed) {
             closed = true;
-            open.count.decrementAndGet();
+            openResponses.count.decrementAndGet();
         }
     }
 
@@ -388,11 +389,11 @@ final class AsyncOutput implements WriteListener, AsyncListener {
      * Counts the responses not yet ended, to tell a quiet server from a busy one: while no more are open than there are
      * cores, a core is free for the extra write that sends a finished answer before its completion.
      */
-    static final class Open {
+    static final class OpenResponses {
         private final AtomicInteger count = new AtomicInteger();
         private final int quietUpTo;
 
-        Open(int quietUpTo) {
+        OpenResponses(int quietUpTo) {
             this.quietUpTo = quietUpTo;
         }
 

@@ -32,7 +32,7 @@ class AsyncOutputTest {
     private final Output out = new Output();
     private final VirtualTime time = new VirtualTime();
     /** Never quiet, unless a test says: one output is open and none counts as quiet. */
-    private AsyncOutput.Open open = new AsyncOutput.Open(0);
+    private AsyncOutput.OpenResponses openResponses = new AsyncOutput.OpenResponses(0);
     private final AsyncOutput output;
     private boolean committed;
     /** What the output set as the container's async timeout. */
@@ -44,7 +44,7 @@ class AsyncOutputTest {
     }
 
     private AsyncOutput newOutput() throws IOException {
-        return new AsyncOutput(async(), LAST_RESORT, time, () -> Responses.timedOut(LAST_RESORT, "req_test"), open);
+        return new AsyncOutput(async(), LAST_RESORT, time, () -> Responses.timedOut(LAST_RESORT, "req_test"), openResponses);
     }
 
     private final class Output extends ServletOutputStream {
@@ -289,7 +289,7 @@ class AsyncOutputTest {
 
     @Test
     void onAQuietServerAWholeAnswerLeavesBeforeTheCompletion() throws IOException {
-        open = new AsyncOutput.Open(1);
+        openResponses = new AsyncOutput.OpenResponses(1);
         AsyncOutput quiet = newOutput();
         quiet.start(() -> { }, () -> { });
         quiet.finish(bytes("{\"answer\":1}"));
@@ -299,7 +299,7 @@ class AsyncOutputTest {
 
     @Test
     void onAQuietServerAStreamsLastEventsLeaveBeforeTheCompletion() throws IOException {
-        open = new AsyncOutput.Open(1);
+        openResponses = new AsyncOutput.OpenResponses(1);
         AsyncOutput quiet = newOutput();
         quiet.start(() -> { }, () -> { });
         try (ReadBurst.Read ignored = ReadBurst.read()) {
@@ -312,7 +312,7 @@ class AsyncOutputTest {
 
     @Test
     void onABusyServerTheAnswerLeavesWithTheCompletionAndEndedResponsesNoLongerCount() throws IOException {
-        open = new AsyncOutput.Open(1);
+        openResponses = new AsyncOutput.OpenResponses(1);
         AsyncOutput first = newOutput();
         AsyncOutput second = newOutput(); // two open, one core's worth of quiet
         first.start(() -> { }, () -> { });
@@ -335,7 +335,7 @@ class AsyncOutputTest {
 
     @Test
     void onAQuietServerAnAnswerStillBeingWrittenIsLeftToTheCompletion() throws IOException {
-        open = new AsyncOutput.Open(1);
+        openResponses = new AsyncOutput.OpenResponses(1);
         AsyncOutput quiet = newOutput();
         List<String> gone = new ArrayList<>();
         quiet.start(() -> { }, () -> gone.add("gone"));
