@@ -240,7 +240,8 @@ public final class LoadDriver {
                 HttpResponse<Void> r = clients[i].send(HttpRequest.newBuilder(probe)
                         .header("Authorization", o.text("auth", "")).build(), HttpResponse.BodyHandlers.discarding());
                 if (r.version() != HttpClient.Version.HTTP_2) {
-                    throw new IllegalStateException(probe + " answered " + r.statusCode() + " in " + r.version() + ", not HTTP/2");
+                    throw new IllegalStateException(
+                            probe + " answered " + r.statusCode() + " in " + r.version() + ", not HTTP/2");
                 }
             } catch (IOException e) {
                 throw new IllegalStateException("GET " + probe + ": " + e, e);

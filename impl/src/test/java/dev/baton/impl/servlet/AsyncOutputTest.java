@@ -44,7 +44,8 @@ class AsyncOutputTest {
     }
 
     private AsyncOutput newOutput() throws IOException {
-        return new AsyncOutput(async(), LAST_RESORT, time, () -> Responses.timedOut(LAST_RESORT, "req_test"), openResponses);
+        return new AsyncOutput(async(), LAST_RESORT, time, () -> Responses.timedOut(LAST_RESORT, "req_test"),
+                openResponses);
     }
 
     private final class Output extends ServletOutputStream {
