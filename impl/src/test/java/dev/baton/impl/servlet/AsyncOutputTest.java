@@ -288,20 +288,27 @@ class AsyncOutputTest {
         return log.stream().filter(e -> e.startsWith("w:")).mapToInt(e -> e.length() - 2).sum();
     }
 
+    /** An output that counts as quiet while it is the only one open (one core's worth). */
+    private AsyncOutput quietOutput() throws IOException {
+        openResponses = new AsyncOutput.OpenResponses(1);
+        return newOutput();
+    }
+
+    private static void answer(AsyncOutput output, String body) {
+        output.start(() -> { }, () -> { });
+        output.finish(bytes(body));
+    }
+
     @Test
     void onAQuietServerAWholeAnswerLeavesBeforeTheCompletion() throws IOException {
-        openResponses = new AsyncOutput.OpenResponses(1);
-        AsyncOutput quiet = newOutput();
-        quiet.start(() -> { }, () -> { });
-        quiet.finish(bytes("{\"answer\":1}"));
+        answer(quietOutput(), "{\"answer\":1}");
         // Flushed twice: Open Liberty at times sends nothing at a response's first flush.
         assertEquals(List.of("w:{\"answer\":1}", "flush", "flush", "complete"), log);
     }
 
     @Test
     void onAQuietServerAStreamsLastEventsLeaveBeforeTheCompletion() throws IOException {
-        openResponses = new AsyncOutput.OpenResponses(1);
-        AsyncOutput quiet = newOutput();
+        AsyncOutput quiet = quietOutput();
         quiet.start(() -> { }, () -> { });
         try (ReadBurst.Read ignored = ReadBurst.read()) {
             quiet.send(bytes("e1"));
@@ -313,31 +320,25 @@ class AsyncOutputTest {
 
     @Test
     void onABusyServerTheAnswerLeavesWithTheCompletionAndEndedResponsesNoLongerCount() throws IOException {
-        openResponses = new AsyncOutput.OpenResponses(1);
-        AsyncOutput first = newOutput();
-        AsyncOutput second = newOutput(); // two open, one core's worth of quiet
-        first.start(() -> { }, () -> { });
-        first.finish(bytes("a"));
+        AsyncOutput first = quietOutput();
+        AsyncOutput second = newOutput(); // two open: no longer quiet
+        answer(first, "a");
         assertEquals(List.of("w:a", "complete"), log);
 
         log.clear();
-        second.start(() -> { }, () -> { });
-        second.finish(bytes("b")); // the first has ended: alone again
+        answer(second, "b"); // the first has ended: alone again
         assertEquals(List.of("w:b", "flush", "flush", "complete"), log);
 
-        AsyncOutput gone = newOutput();
-        gone.onError(new IOException("client went away"));
+        newOutput().onError(new IOException("client went away"));
         AsyncOutput last = newOutput();
         log.clear();
-        last.start(() -> { }, () -> { });
-        last.finish(bytes("c"));
+        answer(last, "c"); // the one that failed no longer counts
         assertEquals(List.of("w:c", "flush", "flush", "complete"), log);
     }
 
     @Test
     void onAQuietServerAnAnswerStillBeingWrittenIsLeftToTheCompletion() throws IOException {
-        openResponses = new AsyncOutput.OpenResponses(1);
-        AsyncOutput quiet = newOutput();
+        AsyncOutput quiet = quietOutput();
         List<String> gone = new ArrayList<>();
         quiet.start(() -> { }, () -> gone.add("gone"));
         out.fillsUp = true;
