@@ -164,7 +164,10 @@ public final class LoadDriver {
         Map<String, AtomicInteger> errors = new ConcurrentHashMap<>();
         long[] ttfb = new long[count];
         int perConnection = (int) o.number("http2", 0);
-        HttpClient[] h2 = perConnection > 0 ? http2Clients(o, (count + perConnection - 1) / perConnection) : null;
+        // The HTTP/2 clients' own tasks run on virtual threads, like the streams that call them.
+        ExecutorService h2Tasks = Executors.newVirtualThreadPerTaskExecutor();
+        HttpClient[] h2 = perConnection > 0
+                ? http2Clients(o, (count + perConnection - 1) / perConnection, h2Tasks) : null;
         long start = System.nanoTime();
 
         Thread progress = Thread.ofPlatform().daemon().start(() -> {
@@ -207,6 +210,12 @@ public final class LoadDriver {
             }
         }
         progress.interrupt();
+        if (h2 != null) {
+            for (HttpClient client : h2) {
+                client.close();
+            }
+        }
+        h2Tasks.close();
         StringBuilder line = new StringBuilder("STREAMS");
         kv(line, "count", count);
         kv(line, "ok", ok.get());
@@ -231,14 +240,15 @@ public final class LoadDriver {
      * One HTTP/2 client each for {@code connections} connections, each upgraded from HTTP/1.1 (h2c) by a first GET,
      * one client after the other, so that no stream starts before its connection speaks HTTP/2.
      */
-    private static HttpClient[] http2Clients(Options o, int connections) throws InterruptedException {
+    private static HttpClient[] http2Clients(Options o, int connections, ExecutorService tasks)
+            throws InterruptedException {
         URI probe = URI.create(o.url).resolve("../models"); // the gateway's model list: a GET, which upgrades
         HttpClient[] clients = new HttpClient[connections];
         for (int i = 0; i < connections; i++) {
-            clients[i] = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+            clients[i] = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).executor(tasks).build();
             try {
-                HttpResponse<Void> r = clients[i].send(HttpRequest.newBuilder(probe)
-                        .header("Authorization", o.text("auth", "")).build(), HttpResponse.BodyHandlers.discarding());
+                HttpResponse<Void> r = clients[i].send(authorized(HttpRequest.newBuilder(probe), o).build(),
+                        HttpResponse.BodyHandlers.discarding());
                 if (r.version() != HttpClient.Version.HTTP_2) {
                     throw new IllegalStateException(
                             probe + " answered " + r.statusCode() + " in " + r.version() + ", not HTTP/2");
@@ -255,9 +265,9 @@ public final class LoadDriver {
      * response's headers only (the JDK's client has no read timeout for a body).
      */
     private static Exchange http2Stream(HttpClient client, Options o) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(o.url)).timeout(Duration.ofSeconds(120))
+        HttpRequest request = authorized(HttpRequest.newBuilder(URI.create(o.url)), o)
+                .timeout(Duration.ofSeconds(120))
                 .header("Content-Type", "application/json").header("Accept", "text/event-stream")
-                .header("Authorization", o.text("auth", ""))
                 .POST(HttpRequest.BodyPublishers.ofString(o.text("body", null))).build();
         HttpResponse<InputStream> r = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
         ByteArrayOutputStream body = new ByteArrayOutputStream(4096);
@@ -273,6 +283,12 @@ public final class LoadDriver {
         String error = r.statusCode() != 200 ? "HTTP " + r.statusCode()
                 : !body.toString(StandardCharsets.UTF_8).contains("data: [DONE]") ? "stream without [DONE]" : null;
         return new Exchange(firstByte, System.nanoTime(), error, true);
+    }
+
+    /** With {@code --auth} as the Authorization header, when given (as over HTTP/1.1). */
+    private static HttpRequest.Builder authorized(HttpRequest.Builder request, Options o) {
+        String auth = o.text("auth", "");
+        return auth.isEmpty() ? request : request.header("Authorization", auth);
     }
 
     // ---- HTTP/1.1 by hand ----------------------------------------------------------------------------------

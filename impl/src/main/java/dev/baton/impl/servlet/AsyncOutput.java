@@ -188,9 +188,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                     // "The tenth steps" and "The eleventh steps").
                     if (unflushed && openResponses.quiet() && out.isReady()) {
                         out.flush();
-                        if (flushes == 0 && out.isReady()) {
-                            out.flush(); // Open Liberty at times sends nothing at a response's first flush
-                        }
+                        flushes++;
+                        secondFlush(); // when that was the response's first flush, which Open Liberty may hold
                     }
                     close();
                     completed = true;
