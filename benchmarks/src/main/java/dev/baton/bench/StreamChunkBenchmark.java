@@ -1,8 +1,7 @@
 package dev.baton.bench;
 
-import dev.baton.impl.http.HttpExchange;
-import dev.baton.impl.http.OpenAiShape;
-import dev.baton.impl.http.RawJsonObject;
+import dev.baton.wire.OpenAiShape;
+import dev.baton.wire.RawJsonObject;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -70,7 +69,7 @@ public class StreamChunkBenchmark {
     }
 
     private static RawJsonObject readAfterCommit(String data, Blackhole out) {
-        RawJsonObject chunk = HttpExchange.parse(data);
+        RawJsonObject chunk = RawJsonObject.parse(data);
         out.consume(chunk.member("error"));
         out.consume(OpenAiShape.finishReason(chunk));
         out.consume(OpenAiShape.finishReason(chunk));

@@ -11,6 +11,7 @@ import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.spi.ProviderTransport.ResponseHeaders;
 import dev.baton.spi.ProviderTransport.StreamEvents;
 import dev.baton.spi.ProviderTransport;
+import dev.baton.wire.RetryAfter;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
@@ -21,6 +22,7 @@ import jakarta.json.JsonValue;
 import java.io.StringReader;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -86,14 +88,17 @@ final class EchoAdapter implements ProviderAdapter {
         return "";
     }
 
-    /** Status alone classifies: the echo wire has no error codes. */
+    /**
+     * Status alone classifies: the echo wire has no error codes. A 429's Retry-After (read by baton-wire, as the
+     * built-in adapters read it) tells the engine how long to park the connection.
+     */
     private ProviderException failure(int status, String body, ResponseHeaders headers) {
         FailureKind kind = status == 429 ? FailureKind.RATE_LIMIT
                 : status == 401 || status == 403 ? FailureKind.CREDENTIAL
                 : status >= 500 ? FailureKind.SERVER_ERROR
                 : FailureKind.INVALID_REQUEST;
         return new ProviderException(new ProviderFailure(kind, status, null, null,
-                context.redact("HTTP " + status + ": " + body), null));
+                context.redact("HTTP " + status + ": " + body), RetryAfter.parse(headers, Instant.now())));
     }
 
     private static JsonObject completion(String model, String text) {

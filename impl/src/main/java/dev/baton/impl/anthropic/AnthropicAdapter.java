@@ -1,9 +1,10 @@
 package dev.baton.impl.anthropic;
 
+import dev.baton.wire.RawJsonObject;
 import dev.baton.FailureKind;
 import dev.baton.impl.http.HttpExchange;
-import dev.baton.impl.http.RetryAfter;
-import dev.baton.impl.http.SseParser;
+import dev.baton.wire.RetryAfter;
+import dev.baton.wire.SseParser;
 import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderException;
@@ -107,7 +108,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
         String message = null;
         String errorCode = null;
         try {
-            JsonObject error = HttpExchange.parse(body).getJsonObject("error");
+            JsonObject error = RawJsonObject.parse(body).getJsonObject("error");
             if (error != null) {
                 type = text(error.get("type"));
                 message = text(error.get("message"));
@@ -144,7 +145,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
         public List<JsonObject> onEvent(Event event) {
             JsonObject data;
             try {
-                data = HttpExchange.parse(event.data());
+                data = RawJsonObject.parse(event.data());
             } catch (JsonException | ClassCastException | IllegalStateException e) {
                 malformed++;
                 LOG.log(Level.DEBUG, "skipped a malformed stream event ({0} so far)", malformed);

@@ -7,7 +7,7 @@ import dev.baton.impl.config.ConnectionConfig;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.impl.health.HealthListener;
-import dev.baton.impl.http.OpenAiShape;
+import dev.baton.wire.OpenAiShape;
 import dev.baton.impl.http.Transport;
 import dev.baton.impl.limits.ConnectionGuards;
 import dev.baton.record.AttemptRecord;

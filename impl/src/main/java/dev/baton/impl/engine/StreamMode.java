@@ -10,7 +10,7 @@ import dev.baton.exception.UpstreamFailedException;
 import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.http.HttpExchange;
-import dev.baton.impl.http.OpenAiShape;
+import dev.baton.wire.OpenAiShape;
 import dev.baton.impl.http.Transport;
 import dev.baton.spi.ProviderFailure;
 import jakarta.json.JsonObject;

@@ -1,5 +1,8 @@
 package dev.baton.impl.http;
 
+import dev.baton.wire.Lines;
+import dev.baton.wire.RawJsonObject;
+import dev.baton.wire.SseParser;
 import dev.baton.FailureKind;
 import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.spi.ProviderException;
@@ -98,20 +101,6 @@ public final class HttpExchange implements ProviderTransport {
             });
             subscriber.onError(error);
         };
-    }
-
-    /**
-     * A provider's JSON object, checked but not built: it prints as {@code text}, so relaying it unchanged costs no
-     * second serialisation (see {@link RawJsonObject}).
-     *
-     * @throws JsonException when {@code text} is not exactly one JSON object
-     */
-    public static RawJsonObject parse(String text) {
-        try {
-            return RawJsonObject.of(text);
-        } catch (IllegalArgumentException e) {
-            throw new JsonException(e.getMessage());
-        }
     }
 
     /** Reads one response body on an I/O thread. */
@@ -381,7 +370,7 @@ public final class HttpExchange implements ProviderTransport {
                         return;
                     }
                     try {
-                        result.complete(parse(bytes.text()));
+                        result.complete(RawJsonObject.parse(bytes.text()));
                     } catch (JsonException | ClassCastException | IllegalStateException e) {
                         deliverFailure(new ProviderException(new ProviderFailure(FailureKind.SERVER_ERROR, status, null,
                                 null, "the provider answered " + status + " with a body that is not JSON", null)));

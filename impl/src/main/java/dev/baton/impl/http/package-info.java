@@ -1,4 +1,6 @@
 /**
- * Baton's HTTP client and the transport adapters send through (it implements dev.baton.spi.ProviderTransport). Internal: not API, may change without notice.
+ * Baton's HTTP transport: the client adapters send through (it implements dev.baton.spi.ProviderTransport), its
+ * exchanges and its failure classification. The wire formats it reads live in baton-wire. Internal: not API, may
+ * change without notice.
  */
 package dev.baton.impl.http;

@@ -1,12 +1,11 @@
 package dev.baton.impl.openai;
 
 import dev.baton.FailureKind;
-import dev.baton.impl.http.HttpExchange;
-import dev.baton.impl.http.JsonScan;
-import dev.baton.impl.http.OpenAiShape;
-import dev.baton.impl.http.RawJsonObject;
-import dev.baton.impl.http.RetryAfter;
-import dev.baton.impl.http.SseParser;
+import dev.baton.wire.JsonScan;
+import dev.baton.wire.OpenAiShape;
+import dev.baton.wire.RawJsonObject;
+import dev.baton.wire.RetryAfter;
+import dev.baton.wire.SseParser;
 import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
@@ -71,7 +70,7 @@ public final class OpenAiProtocol {
     public ProviderException failure(int status, String body, ResponseHeaders headers) {
         ErrorObject error = ErrorObject.NONE;
         try {
-            ErrorObject found = ErrorObject.in(HttpExchange.parse(body));
+            ErrorObject found = ErrorObject.in(RawJsonObject.parse(body));
             error = found != null ? found : ErrorObject.NONE;
         } catch (JsonException e) {
             // Proxies answer 502/504 with HTML; the status alone classifies it. Azure's content_filter 400 has
@@ -123,7 +122,7 @@ public final class OpenAiProtocol {
             }
             RawJsonObject chunk;
             try {
-                chunk = HttpExchange.parse(data);
+                chunk = RawJsonObject.parse(data);
             } catch (JsonException e) {
                 // Skipped and counted, never forwarded: a client could not parse it either.
                 malformed++;

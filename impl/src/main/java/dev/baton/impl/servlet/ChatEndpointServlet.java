@@ -13,7 +13,7 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConnectionConfig;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.engine.FailoverEngine;
-import dev.baton.impl.http.OpenAiShape;
+import dev.baton.wire.OpenAiShape;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;

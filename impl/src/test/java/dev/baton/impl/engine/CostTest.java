@@ -6,7 +6,7 @@ import dev.baton.ChatResponse;
 import dev.baton.Cost;
 import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.impl.config.PriceList;
-import dev.baton.impl.http.RawJsonObject;
+import dev.baton.wire.RawJsonObject;
 import dev.baton.record.RequestRecord;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;

@@ -1,5 +1,6 @@
 package dev.baton.impl.servlet;
 
+import dev.baton.wire.RawJsonObject;
 import dev.baton.ChatResponse;
 import dev.baton.Cost;
 import dev.baton.FailureKind;
@@ -10,7 +11,6 @@ import dev.baton.exception.UpstreamUnavailableException;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
 import dev.baton.record.SkippedTarget;
-import dev.baton.impl.http.HttpExchange;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -82,7 +82,7 @@ class ResponsesTest {
                 + "[{\"message\":{\"content\":\"h\\u00e9\"}}], \"usage\":{\"total_tokens\":3}}";
         for (ServedBy by : List.of(new ServedBy("gpt-4o", "openai", "primary", "0", "chat"),
                 new ServedBy("m\"x", "openai", "standby", "1.0", null))) {
-            ChatResponse answer = new ChatResponse(HttpExchange.parse(provider), by, "req_1");
+            ChatResponse answer = new ChatResponse(RawJsonObject.parse(provider), by, "req_1");
 
             JsonObject written = Json.createReader(new StringReader(new String(Responses.body(answer),
                     StandardCharsets.UTF_8))).readObject();
@@ -99,7 +99,7 @@ class ResponsesTest {
         ServedBy by = new ServedBy("m", "openai", "primary", "primary", null);
         for (Cost cost : java.util.Arrays.asList(new Cost(new BigDecimal("0.00044"), "USD", "list"),
                 new Cost(new BigDecimal("1.5E-7"), "EUR", "custom"), null)) {
-            ChatResponse answer = new ChatResponse(HttpExchange.parse(provider), by, "req_1").withCost(cost);
+            ChatResponse answer = new ChatResponse(RawJsonObject.parse(provider), by, "req_1").withCost(cost);
 
             String text = new String(Responses.body(answer), StandardCharsets.UTF_8);
             JsonObject written = Json.createReader(new StringReader(text)).readObject();

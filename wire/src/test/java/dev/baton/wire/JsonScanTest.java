@@ -1,4 +1,4 @@
-package dev.baton.impl.http;
+package dev.baton.wire;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;

@@ -1,6 +1,7 @@
-package dev.baton.impl.http;
+package dev.baton.wire;
 
 import jakarta.json.JsonArray;
+import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -43,6 +44,20 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
         this.root = checked.root();
         this.mayNameAFinishReason = checked.mayNameAString();
         this.members = members;
+    }
+
+    /**
+     * A provider's JSON object, checked but not built: it prints as {@code text}, so relaying it unchanged costs no
+     * second serialisation.
+     *
+     * @throws JsonException when {@code text} is not exactly one JSON object
+     */
+    public static RawJsonObject parse(String text) {
+        try {
+            return of(text);
+        } catch (IllegalArgumentException e) {
+            throw new JsonException(e.getMessage());
+        }
     }
 
     /**

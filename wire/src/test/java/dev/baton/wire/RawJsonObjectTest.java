@@ -1,4 +1,4 @@
-package dev.baton.impl.http;
+package dev.baton.wire;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -33,7 +33,7 @@ class RawJsonObjectTest {
 
     @Test
     void printsAsTheTextItWasParsedFromAndReadsAsTheParsedObject() {
-        JsonObject parsed = HttpExchange.parse(CHUNK);
+        JsonObject parsed = RawJsonObject.parse(CHUNK);
         JsonObject plain = Json.createReader(new StringReader(CHUNK)).readObject();
 
         assertEquals(CHUNK, parsed.toString());
@@ -47,14 +47,14 @@ class RawJsonObjectTest {
 
     @Test
     void aCopyWithChangesIsSerialisedAfresh() {
-        JsonObject changed = Json.createObjectBuilder(HttpExchange.parse(CHUNK)).add("model", "m").build();
+        JsonObject changed = Json.createObjectBuilder(RawJsonObject.parse(CHUNK)).add("model", "m").build();
 
         assertEquals("m", Json.createReader(new StringReader(changed.toString())).readObject().getString("model"));
     }
 
     @Test
     void withPutsMembersInPlaceOrAtTheEndAndCopiesTheRest() {
-        RawJsonObject raw = HttpExchange.parse("{ \"model\": \"gpt\", \"a\": [1, 2], \"model\": \"again\", \"b\": {} }");
+        RawJsonObject raw = RawJsonObject.parse("{ \"model\": \"gpt\", \"a\": [1, 2], \"model\": \"again\", \"b\": {} }");
 
         String text = raw.with(Map.of("model", Json.createValue("served")));
         assertEquals("{\"model\":\"served\",\"a\":[1, 2],\"b\":{}}", text);
@@ -64,12 +64,12 @@ class RawJsonObjectTest {
         added.put("route_name", JsonValue.NULL);
         assertEquals("{\"model\":\"gpt\",\"a\":[1, 2],\"model\":\"again\",\"b\":{},\"provider\":\"openai\","
                 + "\"route\":0,\"route_name\":null}", raw.with(added));
-        assertEquals("{\"k\":\"v\"}", HttpExchange.parse("{}").with(Map.of("k", Json.createValue("v"))));
+        assertEquals("{\"k\":\"v\"}", RawJsonObject.parse("{}").with(Map.of("k", Json.createValue("v"))));
     }
 
     @Test
     void isImmutable() {
-        JsonObject parsed = HttpExchange.parse(CHUNK);
+        JsonObject parsed = RawJsonObject.parse(CHUNK);
 
         assertThrows(UnsupportedOperationException.class, () -> parsed.put("id", Json.createValue("x")));
         assertThrows(UnsupportedOperationException.class, () -> parsed.entrySet().clear());

@@ -1,4 +1,4 @@
-package dev.baton.impl.http;
+package dev.baton.wire;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -15,7 +15,7 @@ import java.util.function.Consumer;
  * cost a bounds and a liveness check each), and line ends are looked for eight bytes at a time. Not thread-safe: fed by
  * one I/O thread.
  */
-final class Lines {
+public final class Lines {
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
@@ -30,7 +30,7 @@ final class Lines {
     /** The last line ended at a CR: an LF right after it ends nothing more. */
     private boolean afterCr;
 
-    Lines(long maxLineBytes) {
+    public Lines(long maxLineBytes) {
         this.maxLineBytes = maxLineBytes;
     }
 
@@ -39,7 +39,7 @@ final class Lines {
      *
      * @throws IllegalStateException when a line grows past the limit
      */
-    void feed(ByteBuffer data, Consumer<String> sink) {
+    public void feed(ByteBuffer data, Consumer<String> sink) {
         while (data.hasRemaining()) {
             if (length == bytes.length) {
                 bytes = Arrays.copyOf(bytes, bytes.length * 2); // one line fills the array
@@ -98,7 +98,7 @@ final class Lines {
     }
 
     /** The last line when the body ended without a line end, or {@code null}. */
-    String finish() {
+    public String finish() {
         return length == 0 ? null : new String(bytes, 0, length, StandardCharsets.UTF_8);
     }
 }

@@ -1,4 +1,4 @@
-package dev.baton.impl.http;
+package dev.baton.wire;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,4 +1,4 @@
-package dev.baton.impl.http;
+package dev.baton.wire;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -42,7 +42,7 @@ class OpenAiShapeTest {
             "{}"})
     void textAndTreeAgree(String text) {
         JsonObject tree = Json.createReader(new StringReader(text)).readObject();
-        RawJsonObject raw = HttpExchange.parse(text);
+        RawJsonObject raw = RawJsonObject.parse(text);
 
         assertEquals(OpenAiShape.finishReason(tree), OpenAiShape.finishReason(raw), "finish reason");
         assertEquals(OpenAiShape.hasOutput(tree), OpenAiShape.hasOutput(raw), "has output");

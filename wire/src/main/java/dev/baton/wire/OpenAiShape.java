@@ -1,4 +1,4 @@
-package dev.baton.impl.http;
+package dev.baton.wire;
 
 import dev.baton.ChatChunk;
 import dev.baton.Cost;

@@ -1,4 +1,4 @@
-package dev.baton.impl.http;
+package dev.baton.wire;
 
 import dev.baton.spi.ProviderTransport.ResponseHeaders;
 
@@ -26,7 +26,7 @@ public final class RetryAfter {
         return headers.firstValue("retry-after").map(v -> parse(v, now)).orElse(null);
     }
 
-    static Duration parse(String value, Instant now) {
+    public static Duration parse(String value, Instant now) {
         Duration seconds = decimal(value, 1000);
         if (seconds != null) {
             return seconds;

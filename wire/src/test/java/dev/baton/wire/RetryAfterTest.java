@@ -1,4 +1,4 @@
-package dev.baton.impl.http;
+package dev.baton.wire;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
