@@ -14,6 +14,7 @@ import dev.baton.impl.concurrent.DeadlineTimer;
 import dev.baton.impl.concurrent.Threads;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.PolicyOverride;
+import dev.baton.impl.engine.Call;
 import dev.baton.impl.engine.EngineObserver;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.health.HealthListener;
@@ -175,7 +176,7 @@ public class BatonChatService implements FailoverChatService {
     }
 
     ChatResponse complete(ChatRequest request, PolicyOverride policy) {
-        CompletableFuture<ChatResponse> answer = engine.complete(request, policy);
+        CompletableFuture<ChatResponse> answer = engine.complete(Call.of(request).withPolicy(policy));
         try {
             return answer.get();
         } catch (ExecutionException e) {
@@ -189,12 +190,12 @@ public class BatonChatService implements FailoverChatService {
 
     @Override
     public CompletionStage<ChatResponse> completeAsync(ChatRequest request) {
-        return engine.complete(request);
+        return engine.complete(Call.of(request));
     }
 
     @Override
     public Flow.Publisher<ChatChunk> stream(ChatRequest request) {
-        return engine.stream(request);
+        return engine.stream(Call.of(request));
     }
 
     @Override

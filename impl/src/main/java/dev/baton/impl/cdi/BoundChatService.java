@@ -1,5 +1,6 @@
 package dev.baton.impl.cdi;
 
+import dev.baton.impl.engine.Call;
 import jakarta.json.spi.JsonProvider;
 import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
@@ -52,7 +53,7 @@ final class BoundChatService implements FailoverChatService {
     @Override
     public CompletionStage<ChatResponse> completeAsync(ChatRequest request) {
         try {
-            return service.engine().complete(bind(request), policy());
+            return service.engine().complete(Call.of(bind(request)).withPolicy(policy()));
         } catch (RequestRejectedException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -61,7 +62,7 @@ final class BoundChatService implements FailoverChatService {
     @Override
     public Flow.Publisher<ChatChunk> stream(ChatRequest request) {
         try {
-            return service.engine().stream(bind(request), policy());
+            return service.engine().stream(Call.of(bind(request)).withPolicy(policy()));
         } catch (RequestRejectedException e) {
             return HttpExchange.failed(e); // like every other refusal of a stream: through onError
         }

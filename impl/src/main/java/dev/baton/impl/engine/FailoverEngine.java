@@ -1,14 +1,12 @@
 package dev.baton.impl.engine;
 
 import dev.baton.ChatChunk;
-import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.balance.Balancer;
 import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.concurrent.Ticker;
 import dev.baton.impl.config.BatonConfig;
-import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.config.Redactor;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.HealthRegistry;
@@ -86,69 +84,30 @@ public final class FailoverEngine {
         prober.start(ctx);
     }
 
-    /** Answers a request as a whole. The future fails with a {@link FailoverException}. */
-    public CompletableFuture<ChatResponse> complete(ChatRequest request) {
-        return complete(request, PolicyOverride.NONE);
-    }
-
-    /** Like {@link #complete(ChatRequest)}, with a caller's policy over the route's. */
-    public CompletableFuture<ChatResponse> complete(ChatRequest request, PolicyOverride override) {
-        return complete(request, override, false);
-    }
-
-    /**
-     * Like {@link #complete(ChatRequest, PolicyOverride)}; {@code callerRetried} says the caller sent this request
-     * again after a failure of its own (an SDK's {@code X-Stainless-Retry-Count}): it spends the retry budget like
-     * one of Baton's retries.
-     */
-    public CompletableFuture<ChatResponse> complete(ChatRequest request, PolicyOverride override,
-                                                    boolean callerRetried) {
-        return complete(request, override, callerRetried, null);
-    }
-
-    /**
-     * Like {@link #complete(ChatRequest, PolicyOverride, boolean)}; {@code caller} names the gateway key that sent the
-     * request (its record's {@code caller}, the cost metric's), or is {@code null}.
-     */
-    public CompletableFuture<ChatResponse> complete(ChatRequest request, PolicyOverride override,
-                                                    boolean callerRetried, String caller) {
+    /** Answers a call as a whole. The future fails with a {@link FailoverException}. */
+    public CompletableFuture<ChatResponse> complete(Call call) {
         Resolution resolution;
         try {
-            resolution = admit(request, override, callerRetried);
+            resolution = admit(call);
         } catch (FailoverException refused) {
             return CompletableFuture.failedFuture(refused);
         }
-        ChatRequest whole = request.withStream(false);
         CompleteMode mode = new CompleteMode();
-        return mode.start(new FailoverLoop(ctx, whole, resolution, newId(), mode, caller));
+        return mode.start(new FailoverLoop(ctx, call.request().withStream(false), resolution, newId(), mode,
+                call.caller()));
     }
 
     /** A cold stream of the answer; refusals and failures arrive through {@code onError}. */
-    public Flow.Publisher<ChatChunk> stream(ChatRequest request) {
-        return stream(request, PolicyOverride.NONE);
-    }
-
-    /** Like {@link #stream(ChatRequest)}, with a caller's policy over the route's. */
-    public Flow.Publisher<ChatChunk> stream(ChatRequest request, PolicyOverride override) {
-        return stream(request, override, false);
-    }
-
-    /** Like {@link #stream(ChatRequest, PolicyOverride)}; {@code callerRetried} as for {@code complete}. */
-    public Flow.Publisher<ChatChunk> stream(ChatRequest request, PolicyOverride override, boolean callerRetried) {
-        return stream(request, override, callerRetried, null);
-    }
-
-    /** Like {@link #stream(ChatRequest, PolicyOverride, boolean)}; {@code caller} as for {@code complete}. */
-    public Flow.Publisher<ChatChunk> stream(ChatRequest request, PolicyOverride override, boolean callerRetried,
-                                            String caller) {
+    public Flow.Publisher<ChatChunk> stream(Call call) {
         Resolution resolution;
         try {
-            resolution = admit(request, override, callerRetried);
+            resolution = admit(call);
         } catch (FailoverException refused) {
             return HttpExchange.failed(refused);
         }
         StreamMode mode = new StreamMode();
-        return mode.bind(new FailoverLoop(ctx, request.withStream(true), resolution, newId(), mode, caller));
+        return mode.bind(new FailoverLoop(ctx, call.request().withStream(true), resolution, newId(), mode,
+                call.caller()));
     }
 
     public Optional<RequestRecord> findRecord(String id) {
@@ -199,10 +158,10 @@ public final class FailoverEngine {
         return ctx.config();
     }
 
-    private Resolution admit(ChatRequest request, PolicyOverride override, boolean callerRetried) {
-        Resolution resolution = planner.admit(request, override);
+    private Resolution admit(Call call) {
+        Resolution resolution = planner.admit(call.request(), call.policy());
         ctx.budget().deposit();
-        if (callerRetried) {
+        if (call.callerRetried()) {
             // A client retrying a request we may already have retried: it spends the same budget.
             ctx.budget().tryWithdraw();
         }

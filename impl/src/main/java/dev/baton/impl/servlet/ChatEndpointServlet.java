@@ -12,6 +12,7 @@ import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConnectionConfig;
 import dev.baton.impl.config.PolicyOverride;
+import dev.baton.impl.engine.Call;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.wire.OpenAiShape;
 import jakarta.enterprise.inject.spi.CDI;
@@ -191,7 +192,8 @@ public class ChatEndpointServlet extends HttpServlet {
         } else if (request.stream()) {
             boolean hideUsage = metered != null && !asksForUsage(request);
             new SseRelay(response, output, refusalId, metered, hideUsage).subscribeTo(
-                    engine.stream(hideUsage ? withUsage(request) : request, PolicyOverride.NONE, callerRetried, keyName));
+                    engine.stream(new Call(hideUsage ? withUsage(request) : request, PolicyOverride.NONE, callerRetried,
+                            keyName)));
         } else if (idempotencyKey != null) {
             byte[] bodyHash = GatewayKeys.sha256(body);
             completeOnce(request, callerRetried, idempotency.claim(caller, idempotencyKey, bodyHash),
@@ -277,7 +279,7 @@ public class ChatEndpointServlet extends HttpServlet {
 
     private void complete(ChatRequest request, boolean callerRetried, HttpServletResponse response,
                           AsyncOutput output, String refusalId, Metered metered, String keyName) {
-        var answer = engine.complete(request, PolicyOverride.NONE, callerRetried, keyName);
+        var answer = engine.complete(new Call(request, PolicyOverride.NONE, callerRetried, keyName));
         output.start(() -> { }, () -> answer.cancel(true));
         answer.whenComplete((ok, error) -> {
             charge(metered, ok);
@@ -335,7 +337,7 @@ public class ChatEndpointServlet extends HttpServlet {
                      String keyName) {
         CompletableFuture<ChatResponse> answer;
         try {
-            answer = engine.complete(request, PolicyOverride.NONE, callerRetried, keyName);
+            answer = engine.complete(new Call(request, PolicyOverride.NONE, callerRetried, keyName));
         } catch (RuntimeException e) {
             answer = CompletableFuture.failedFuture(e);
         }

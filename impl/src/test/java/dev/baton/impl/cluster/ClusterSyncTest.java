@@ -1,5 +1,6 @@
 package dev.baton.impl.cluster;
 
+import dev.baton.impl.engine.Call;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.impl.engine.EngineFixture;
@@ -57,7 +58,7 @@ class ClusterSyncTest {
     }
 
     private static ChatResponse chat(ClusterNode node) throws Exception {
-        return node.engine().complete(ChatRequest.of("chat", "Say hello.")).get(10, TimeUnit.SECONDS);
+        return node.engine().complete(Call.of(ChatRequest.of("chat", "Say hello."))).get(10, TimeUnit.SECONDS);
     }
 
     /** Waits until {@code condition} holds; returns how long it took in ms. */

@@ -1,5 +1,6 @@
 package dev.baton.impl.cluster;
 
+import dev.baton.impl.engine.Call;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.impl.engine.EngineFixture;
@@ -63,7 +64,7 @@ class RedisOutageTest {
             }
             ClusterNode node = i % 2 == 0 ? a : b;
             long start = System.nanoTime();
-            ChatResponse answer = node.engine().complete(ChatRequest.of("chat", "hi")).get(5, TimeUnit.SECONDS);
+            ChatResponse answer = node.engine().complete(Call.of(ChatRequest.of("chat", "hi"))).get(5, TimeUnit.SECONDS);
             millis[i] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             assertEquals("a", answer.servedBy().connection());
         }
@@ -105,7 +106,7 @@ class RedisOutageTest {
 
         // While apart, A learns alone that a is rate limited: B does not hear of it.
         sim.account("a").enqueue(Behavior.rateLimited(Duration.ofSeconds(30)));
-        assertEquals("b", a.engine().complete(ChatRequest.of("chat", "hi")).get(5, TimeUnit.SECONDS)
+        assertEquals("b", a.engine().complete(Call.of(ChatRequest.of("chat", "hi"))).get(5, TimeUnit.SECONDS)
                 .servedBy().connection());
         Thread.sleep(100);
         assertEquals(Availability.State.AVAILABLE, b.engine().health().of("a").availability("m").state());

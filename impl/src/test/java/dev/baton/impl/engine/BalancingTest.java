@@ -61,7 +61,7 @@ class BalancingTest {
         for (int sent = 0; sent < n; sent += parallel) {
             List<CompletableFuture<ChatResponse>> batch = new ArrayList<>();
             for (int i = 0; i < Math.min(parallel, n - sent); i++) {
-                batch.add(engine.complete(request));
+                batch.add(engine.complete(Call.of(request)));
             }
             for (CompletableFuture<ChatResponse> f : batch) {
                 counts.merge(f.orTimeout(30, TimeUnit.SECONDS).join().servedBy().connection(), 1, Integer::sum);
@@ -109,7 +109,7 @@ class BalancingTest {
         assertEquals(Map.of("b", 100), oneDown, "a failed pick fails over inside its tier first");
 
         sim.account("b").setDefault(Behavior.serverError());
-        ChatResponse served = engine.complete(chat("chat")).join();
+        ChatResponse served = engine.complete(Call.of(chat("chat"))).join();
         assertEquals("c", served.servedBy().connection());
         RequestRecord record = engine.findRecord(served.requestId()).orElseThrow();
         List<String> tried = record.attempts().stream().map(AttemptRecord::connection).toList();
@@ -275,7 +275,7 @@ class BalancingTest {
         if (System.nanoTime() >= end) {
             return CompletableFuture.completedFuture(null);
         }
-        return engine.complete(chat("chat")).thenCompose(r -> {
+        return engine.complete(Call.of(chat("chat"))).thenCompose(r -> {
             counts.merge(r.servedBy().connection(), 1, Integer::sum);
             return loop(counts, end);
         });
@@ -285,7 +285,7 @@ class BalancingTest {
     private Map<String, Integer> run(int n, Duration step) {
         Map<String, Integer> counts = new HashMap<>();
         for (int i = 0; i < n; i++) {
-            ChatResponse r = engine.complete(chat("chat")).orTimeout(30, TimeUnit.SECONDS).join();
+            ChatResponse r = engine.complete(Call.of(chat("chat"))).orTimeout(30, TimeUnit.SECONDS).join();
             counts.merge(r.servedBy().connection(), 1, Integer::sum);
             time.advance(step);
         }
@@ -296,7 +296,7 @@ class BalancingTest {
     private Duration until(java.util.function.BooleanSupplier done, Duration limit) {
         long start = System.nanoTime();
         while (System.nanoTime() - start < limit.toNanos()) {
-            engine.complete(chat("chat")).orTimeout(30, TimeUnit.SECONDS).join();
+            engine.complete(Call.of(chat("chat"))).orTimeout(30, TimeUnit.SECONDS).join();
             if (done.getAsBoolean()) {
                 return Duration.ofNanos(System.nanoTime() - start);
             }

@@ -73,7 +73,7 @@ class CostTest {
     @Test
     void aWholeAnswerCarriesItsCostAtTheCustomRateInTheResponseTheJsonAndTheRecord() {
         FailoverEngine engine = start();
-        ChatResponse answer = engine.complete(ChatRequest.of("dear-model", "Say hello to the team.")).join();
+        ChatResponse answer = engine.complete(Call.of(ChatRequest.of("dear-model", "Say hello to the team."))).join();
 
         JsonObject usage = answer.usage().orElseThrow();
         assertTrue(usage.getInt("prompt_tokens") > 0 && usage.getInt("completion_tokens") > 0, usage::toString);
@@ -158,7 +158,7 @@ class CostTest {
         FailoverEngine engine = EngineFixture.engine(props, new VirtualTime());
         var listed = PriceList.builtIn().price("claude-haiku-4-5").orElseThrow();
 
-        ChatResponse whole = engine.complete(ChatRequest.of("claude-haiku-4-5", "Say hello to the team.")).join();
+        ChatResponse whole = engine.complete(Call.of(ChatRequest.of("claude-haiku-4-5", "Say hello to the team."))).join();
         assertAmount(expected(whole.usage().orElseThrow(), listed.input(), listed.output()), whole.cost().amount());
 
         EngineFixture.Outcome streamed = EngineFixture.Mode.STREAM.call(engine, ChatRequest.builder()
@@ -173,7 +173,7 @@ class CostTest {
     @Test
     void anUnpricedModelHasCostNullAndNoPriceSource() {
         FailoverEngine engine = start();
-        ChatResponse answer = engine.complete(ChatRequest.of("free-model", "Hello.")).join();
+        ChatResponse answer = engine.complete(Call.of(ChatRequest.of("free-model", "Hello."))).join();
 
         assertNull(answer.cost());
         JsonObject usage = answer.toJson().getJsonObject("usage");
@@ -185,7 +185,7 @@ class CostTest {
     @Test
     void aListedModelIsPricedFromTheBuiltInList() {
         FailoverEngine engine = start();
-        ChatResponse answer = engine.complete(ChatRequest.of("gpt-4o-mini", "Hello there.")).join();
+        ChatResponse answer = engine.complete(Call.of(ChatRequest.of("gpt-4o-mini", "Hello there."))).join();
 
         var listed = PriceList.builtIn().price("gpt-4o-mini").orElseThrow();
         assertEquals("list", answer.cost().priceSource());

@@ -149,7 +149,7 @@ class CrossProviderFailoverTest {
         sim.account("gpt").setDefault(Behavior.serverError());
         sim.account("claude").enqueue(Behavior.toolCall("get_weather", "{\"city\":\"Oslo\"}"));
 
-        var response = engine.complete(withTools(false)).join();
+        var response = engine.complete(Call.of(withTools(false))).join();
 
         JsonObject message = response.body().getJsonArray("choices").getJsonObject(0).getJsonObject("message");
         JsonObject call = message.getJsonArray("tool_calls").getJsonObject(0);

@@ -150,7 +150,7 @@ public final class EngineFixture {
         COMPLETE {
             @Override
             Call start(FailoverEngine engine, ChatRequest request) {
-                CompletableFuture<ChatResponse> answer = engine.complete(request);
+                CompletableFuture<ChatResponse> answer = engine.complete(dev.baton.impl.engine.Call.of(request));
                 return new Call(answer, List.of(), () -> {
                     ChatResponse r = answer.join();
                     return new Outcome(r.content(), r.servedBy(), r.requestId(), null, List.of());
@@ -161,7 +161,7 @@ public final class EngineFixture {
             @Override
             Call start(FailoverEngine engine, ChatRequest request) {
                 Collector collector = new Collector();
-                engine.stream(request).subscribe(collector);
+                engine.stream(dev.baton.impl.engine.Call.of(request)).subscribe(collector);
                 return new Call(collector.done, collector.chunks, () -> {
                     List<ChatChunk> chunks = collector.chunks;
                     StringBuilder text = new StringBuilder();

@@ -463,7 +463,7 @@ class FailoverEngineTest {
         start(route("a"));
         sim.account("a").enqueue(Behavior.reply("one two three four five six").eventInterval(Duration.ofMillis(300)));
         var firstChunk = new java.util.concurrent.CompletableFuture<String>();
-        engine.stream(chat()).subscribe(new java.util.concurrent.Flow.Subscriber<>() {
+        engine.stream(Call.of(chat())).subscribe(new java.util.concurrent.Flow.Subscriber<>() {
             java.util.concurrent.Flow.Subscription subscription;
 
             @Override

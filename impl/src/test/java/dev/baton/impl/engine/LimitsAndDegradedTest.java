@@ -55,9 +55,9 @@ class LimitsAndDegradedTest {
         engine = EngineFixture.engine(props, clock);
         sim.account("a").enqueue(Behavior.reply("slow").afterDelay(Duration.ofMillis(800)));
 
-        CompletableFuture<ChatResponse> first = engine.complete(ChatRequest.of("chat", "one"));
+        CompletableFuture<ChatResponse> first = engine.complete(Call.of(ChatRequest.of("chat", "one")));
         awaitFirstRequest("a");
-        ChatResponse second = engine.complete(ChatRequest.of("chat", "two")).get(5, TimeUnit.SECONDS);
+        ChatResponse second = engine.complete(Call.of(ChatRequest.of("chat", "two"))).get(5, TimeUnit.SECONDS);
 
         assertEquals("standby_a", second.servedBy().position());
         assertEquals(1, sim.account("a").requestCount(), "the second request never reached a");
@@ -66,7 +66,7 @@ class LimitsAndDegradedTest {
         assertEquals("slow", first.get(5, TimeUnit.SECONDS).content());
         assertTrue(engine.health().of("a").availability("m").usableNow(), "a local limit never ejects");
 
-        ChatResponse third = engine.complete(ChatRequest.of("chat", "three")).get(5, TimeUnit.SECONDS);
+        ChatResponse third = engine.complete(Call.of(ChatRequest.of("chat", "three"))).get(5, TimeUnit.SECONDS);
         assertEquals("primary", third.servedBy().position(), "the permit came back when the answer did");
     }
 
@@ -79,12 +79,12 @@ class LimitsAndDegradedTest {
 
         EngineFixture.Call streaming = EngineFixture.Mode.STREAM.start(engine, ChatRequest.of("chat", "stream"));
         streaming.awaitFirstChunk(); // the stream is committed and still running
-        ChatResponse during = engine.complete(ChatRequest.of("chat", "during")).get(5, TimeUnit.SECONDS);
+        ChatResponse during = engine.complete(Call.of(ChatRequest.of("chat", "during"))).get(5, TimeUnit.SECONDS);
         EngineFixture.Outcome[] streamed = {streaming.outcome()};
 
         assertEquals("standby_a", during.servedBy().position());
         assertTrue(streamed[0].ok(), () -> "stream failed: " + streamed[0].error());
-        assertEquals("primary", engine.complete(ChatRequest.of("chat", "after")).get(5, TimeUnit.SECONDS)
+        assertEquals("primary", engine.complete(Call.of(ChatRequest.of("chat", "after"))).get(5, TimeUnit.SECONDS)
                 .servedBy().position());
     }
 
@@ -94,9 +94,9 @@ class LimitsAndDegradedTest {
         props.put("baton.connections.a.rate-limit", "2/1m");
         engine = EngineFixture.engine(props, clock);
 
-        engine.complete(ChatRequest.of("chat", "one")).get(5, TimeUnit.SECONDS);
+        engine.complete(Call.of(ChatRequest.of("chat", "one"))).get(5, TimeUnit.SECONDS);
         ExecutionException refused = assertThrows(ExecutionException.class,
-                () -> engine.complete(ChatRequest.of("chat", "two")).get(5, TimeUnit.SECONDS));
+                () -> engine.complete(Call.of(ChatRequest.of("chat", "two"))).get(5, TimeUnit.SECONDS));
 
         UpstreamUnavailableException e = assertInstanceOf(UpstreamUnavailableException.class, refused.getCause());
         assertEquals(429, e.httpStatus(), "2 per minute, spread evenly: the second comes too soon");
@@ -113,7 +113,7 @@ class LimitsAndDegradedTest {
         sim.account("a").setDefault(Behavior.overloaded());
         sim.account("b").setDefault(Behavior.serverError());
 
-        ChatResponse answer = engine.complete(ChatRequest.of("chat", "hi")).get(10, TimeUnit.SECONDS);
+        ChatResponse answer = engine.complete(Call.of(ChatRequest.of("chat", "hi"))).get(10, TimeUnit.SECONDS);
 
         assertTrue(answer.degraded());
         assertEquals("Drafting is temporarily unavailable.", answer.content());
@@ -132,7 +132,7 @@ class LimitsAndDegradedTest {
         engine = EngineFixture.engine(props, clock);
         sim.account("a").setDefault(Behavior.contentPolicyViolation());
         ExecutionException moderated = assertThrows(ExecutionException.class,
-                () -> engine.complete(ChatRequest.of("chat", "hi")).get(5, TimeUnit.SECONDS));
+                () -> engine.complete(Call.of(ChatRequest.of("chat", "hi"))).get(5, TimeUnit.SECONDS));
         assertEquals(403, ((dev.baton.exception.FailoverException) moderated.getCause()).httpStatus());
 
         sim.account("a").reset().setDefault(Behavior.serverError());
@@ -150,7 +150,7 @@ class LimitsAndDegradedTest {
         PolicyOverride policy = new PolicyOverride(null, null, null, null, 0, null, null, null,
                 Map.of(FailureKind.SERVER_ERROR, FailureAction.FAILOVER), List.of("other"), null, "test");
 
-        ChatResponse answer = engine.complete(ChatRequest.of("chat", "hi"), policy).get(5, TimeUnit.SECONDS);
+        ChatResponse answer = engine.complete(new Call(ChatRequest.of("chat", "hi"), policy, false, null)).get(5, TimeUnit.SECONDS);
 
         assertEquals("other", answer.servedBy().model());
         assertEquals("standby_a", answer.servedBy().position());

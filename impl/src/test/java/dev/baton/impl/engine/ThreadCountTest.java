@@ -85,10 +85,10 @@ class ThreadCountTest {
             slots.acquire();
             CompletableFuture<?> answered;
             if (i % 2 == 0) {
-                answered = engine.complete(ChatRequest.of("m", "Say hello."));
+                answered = engine.complete(Call.of(ChatRequest.of("m", "Say hello.")));
             } else {
                 EngineFixture.Collector stream = new EngineFixture.Collector();
-                engine.stream(ChatRequest.of("m", "Say hello.").withStream(true)).subscribe(stream);
+                engine.stream(Call.of(ChatRequest.of("m", "Say hello.").withStream(true))).subscribe(stream);
                 answered = stream.done;
             }
             answered.whenComplete((answer, error) -> {

@@ -76,7 +76,7 @@ class ThrowingAdapterTest {
         jul.addHandler(capture);
         try {
             ExecutionException failed = assertThrows(ExecutionException.class,
-                    () -> engine.complete(ChatRequest.of("m", "hi")).get(10, TimeUnit.SECONDS));
+                    () -> engine.complete(Call.of(ChatRequest.of("m", "hi"))).get(10, TimeUnit.SECONDS));
             assertInstanceOf(FailoverException.class, failed.getCause());
         } finally {
             jul.removeHandler(capture);

@@ -1,5 +1,6 @@
 package dev.baton.impl.servlet;
 
+import dev.baton.impl.engine.Call;
 import dev.baton.ChatRequest;
 import dev.baton.impl.cluster.ClusterNode;
 import dev.baton.impl.cluster.ClusterSettings;
@@ -63,7 +64,7 @@ class SharedIdempotencyTest {
 
     /** What the endpoint does as the key's owner: run on the engine, settle, answer. */
     private static Answer run(ClusterNode node, SharedIdempotency keys, String key) throws Exception {
-        Answer answer = Responses.success(node.engine().complete(ChatRequest.of("chat", "Say hello."))
+        Answer answer = Responses.success(node.engine().complete(Call.of(ChatRequest.of("chat", "Say hello.")))
                 .get(5, TimeUnit.SECONDS));
         keys.settle("caller", key, BODY, answer);
         return answer;

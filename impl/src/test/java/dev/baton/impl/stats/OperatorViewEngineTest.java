@@ -1,5 +1,6 @@
 package dev.baton.impl.stats;
 
+import dev.baton.impl.engine.Call;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.FailureKind;
@@ -107,6 +108,6 @@ class OperatorViewEngineTest {
     }
 
     private ChatResponse ask() throws Exception {
-        return engine.complete(ChatRequest.of("chat", "Say hello.")).get(10, TimeUnit.SECONDS);
+        return engine.complete(Call.of(ChatRequest.of("chat", "Say hello."))).get(10, TimeUnit.SECONDS);
     }
 }

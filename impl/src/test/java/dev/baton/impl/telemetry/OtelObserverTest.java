@@ -1,5 +1,6 @@
 package dev.baton.impl.telemetry;
 
+import dev.baton.impl.engine.Call;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.impl.config.PolicyOverride;
@@ -69,7 +70,7 @@ class OtelObserverTest {
         Span caller = otel.getOpenTelemetry().getTracer("test").spanBuilder("caller").startSpan();
         ChatResponse answer;
         try (Scope ignored = caller.makeCurrent()) {
-            answer = engine.complete(ChatRequest.of("chat", "hi")).get(10, TimeUnit.SECONDS);
+            answer = engine.complete(Call.of(ChatRequest.of("chat", "hi"))).get(10, TimeUnit.SECONDS);
         } finally {
             caller.end();
         }
@@ -104,8 +105,8 @@ class OtelObserverTest {
     void metricsCountRequestsAttemptsFallbacksAndEjections() throws Exception {
         start();
         sim.account("a").setDefault(Behavior.serverError());
-        engine.complete(ChatRequest.of("chat", "hi")).get(10, TimeUnit.SECONDS);
-        engine.complete(ChatRequest.of("chat", "hi")).get(10, TimeUnit.SECONDS);
+        engine.complete(Call.of(ChatRequest.of("chat", "hi"))).get(10, TimeUnit.SECONDS);
+        engine.complete(Call.of(ChatRequest.of("chat", "hi"))).get(10, TimeUnit.SECONDS);
 
         List<MetricData> metrics = otel.getMetrics();
         assertEquals(2, sum(metrics, "baton.requests",
@@ -133,7 +134,7 @@ class OtelObserverTest {
         start(Map.of("baton.connections.a.probe", "background", "baton.connections.a.probe-interval", "100ms",
                 "baton.connections.a.max-probe-interval", "200ms"));
         sim.account("a").setDefault(Behavior.serverError());
-        engine.complete(ChatRequest.of("chat", "hi")).get(10, TimeUnit.SECONDS); // a's try and retry: ejected
+        engine.complete(Call.of(ChatRequest.of("chat", "hi"))).get(10, TimeUnit.SECONDS); // a's try and retry: ejected
         long requestsBefore = sum(otel.getMetrics(), "baton.connection.requests",
                 Attributes.of(AttributeKey.stringKey("baton.connection"), "a"));
         var health = engine.health().of("a");
@@ -175,7 +176,7 @@ class OtelObserverTest {
         OtelObserver observer = new OtelObserver(otel.getOpenTelemetry());
         engine = EngineFixture.engine(props, java.time.Clock.systemUTC(), observer, observer);
         observer.watchShares(engine.balancer());
-        engine.complete(ChatRequest.of("chat", "hi")).get(10, TimeUnit.SECONDS);
+        engine.complete(Call.of(ChatRequest.of("chat", "hi"))).get(10, TimeUnit.SECONDS);
 
         List<MetricData> metrics = otel.getMetrics();
         double share = metrics.stream().filter(m -> m.getName().equals("baton.target.share"))
@@ -191,11 +192,10 @@ class OtelObserverTest {
     @Test
     void estimatedCostIsCountedByRouteConnectionServedModelAndCaller() throws Exception {
         start();
-        ChatResponse first = engine.complete(ChatRequest.of("chat", "hi"), PolicyOverride.NONE, false, "team-a")
+        ChatResponse first = engine.complete(new Call(ChatRequest.of("chat", "hi"), PolicyOverride.NONE, false, "team-a"))
                 .get(10, TimeUnit.SECONDS);
-        ChatResponse second = engine.complete(ChatRequest.of("chat", "hello there"), PolicyOverride.NONE, false,
-                "team-a").get(10, TimeUnit.SECONDS);
-        ChatResponse anonymous = engine.complete(ChatRequest.of("chat", "hi")).get(10, TimeUnit.SECONDS);
+        ChatResponse second = engine.complete(new Call(ChatRequest.of("chat", "hello there"), PolicyOverride.NONE, false, "team-a")).get(10, TimeUnit.SECONDS);
+        ChatResponse anonymous = engine.complete(Call.of(ChatRequest.of("chat", "hi"))).get(10, TimeUnit.SECONDS);
 
         Attributes teamA = Attributes.builder().put("baton.route", "chat").put("baton.connection", "a")
                 .put("baton.model", "m").put("baton.caller", "team-a").put("baton.currency", "USD")
