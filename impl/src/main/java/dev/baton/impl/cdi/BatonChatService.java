@@ -79,7 +79,7 @@ public class BatonChatService implements FailoverChatService {
         BatonConfig config = extension.config();
         ThreadFactory threads = containerThreads();
         timer = DeadlineTimer.start(threads);
-        http = BatonHttpClient.start(config.httpClient(), Duration.ofSeconds(10), threads, timer);
+        http = BatonHttpClient.start(Duration.ofSeconds(10), threads, timer);
         Telemetry telemetry = Telemetry.fromServer();
         transactions = TransactionCheck.lookUp();
         store = recordStore(config, threads);

@@ -1,7 +1,5 @@
 package dev.baton.impl.config;
 
-import dev.baton.impl.http.BatonHttpClient;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -19,12 +17,11 @@ import java.util.Optional;
  * @param maxStreamDuration  the longest a stream may run after its commit point
  * @param models             what the configuration says about models' abilities, by model name
  * @param balance            the adaptive balancer's settings ({@code baton.balance.*})
- * @param httpClient         the library provider calls go through ({@code baton.http.client})
  */
 public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteConfig> routes, RoutePolicy defaults,
                           RetryBudgetConfig retryBudget, int recordCapacity, long maxResponseBytes,
                           Duration maxStreamDuration, Map<String, ModelProfile> models, RecordsConfig records,
-                          BalanceSettings balance, BatonHttpClient.Library httpClient) {
+                          BalanceSettings balance) {
 
     /** At most this many entries in a request's {@code fallbacks}. */
     public static final int MAX_FALLBACKS = 5;

@@ -3,7 +3,6 @@ package dev.baton.impl.config;
 import dev.baton.FailureAction;
 import dev.baton.FailureKind;
 import dev.baton.exception.FailoverDefinitionException;
-import dev.baton.impl.http.BatonHttpClient;
 import dev.baton.spi.ConnectionKey;
 import dev.baton.spi.ProviderAdapterFactory;
 import org.eclipse.microprofile.config.Config;
@@ -140,8 +139,7 @@ public final class ConfigLoader {
                     return raw;
                 }).orElse("baton_"));
         BatonConfig.BalanceSettings balance = balanceSettings();
-        BatonHttpClient.Library httpClient = read("baton.http.client", BatonHttpClient.Library::of)
-                .orElse(BatonHttpClient.Library.NETTY);
+        checkRetiredHttpClient();
         if (!problems.isEmpty()) {
             String report = "Baton configuration is invalid:\n  - " + String.join("\n  - ", problems);
             for (String secret : secrets) {
@@ -150,7 +148,22 @@ public final class ConfigLoader {
             throw new FailoverDefinitionException(report);
         }
         return new BatonConfig(connections, routes, defaults, budget, capacity, maxResponse, maxStream, models, records,
-                balance, httpClient);
+                balance);
+    }
+
+    /**
+     * {@code baton.http.client} chose between two HTTP clients and now has nothing to choose: Netty is the only one.
+     * A configuration that still asks for the other must not deploy as if it had been heard; {@code netty} is what
+     * runs anyway and passes.
+     */
+    private void checkRetiredHttpClient() {
+        read("baton.http.client", raw -> {
+            if (!raw.equalsIgnoreCase("netty")) {
+                throw new IllegalArgumentException("Baton now speaks HTTP with Netty only; remove the key (it was '"
+                        + raw + "')");
+            }
+            return raw;
+        });
     }
 
     /** {@code baton.balance.*}: how adaptive tiers recompute their shares. */

@@ -15,14 +15,6 @@ import dev.baton.spi.ProviderTransport.StreamEvents;
 import dev.baton.spi.ProviderTransport;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
-import org.apache.hc.core5.concurrent.Cancellable;
-import org.apache.hc.core5.concurrent.FutureCallback;
-import org.apache.hc.core5.http.EntityDetails;
-import org.apache.hc.core5.http.Header;
-import org.apache.hc.core5.http.HttpResponse;
-import org.apache.hc.core5.http.nio.AsyncResponseConsumer;
-import org.apache.hc.core5.http.nio.CapacityChannel;
-import org.apache.hc.core5.http.protocol.HttpContext;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -30,7 +22,6 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -106,9 +97,9 @@ public final class HttpExchange implements ProviderTransport {
     /** Reads one response body on an I/O thread. */
     private interface Body {
 
-        /** The client's read window ran out; {@code window.update} lets it read on. */
-        default void capacity(CapacityChannel window) throws IOException {
-            window.update(Integer.MAX_VALUE); // bounded by the body's own limit instead
+        /** The body is about to be read; {@code window} paces the socket. */
+        default void window(ResponseReader.Window window) {
+            window.grant(Integer.MAX_VALUE); // bounded by the body's own limit instead
         }
 
         void data(ByteBuffer data) throws IOException;
@@ -138,7 +129,7 @@ public final class HttpExchange implements ProviderTransport {
         }
 
         /** The reader of a 2xx body. */
-        abstract Body body(int status);
+        abstract Body successBody(int status);
 
         /** Hands the exchange's failure to its caller; called once. */
         abstract void deliverFailure(Throwable error);
@@ -151,7 +142,7 @@ public final class HttpExchange implements ProviderTransport {
             }
             try {
                 host.timer = client.schedule(host::headersTimedOut, headersTimeout);
-                host.sent = client.send(request.apply(bases.get(index)), host, host.outcome);
+                host.sent = client.send(request.apply(bases.get(index)), host);
             } catch (RuntimeException e) {
                 fail(e);
                 return;
@@ -200,29 +191,13 @@ public final class HttpExchange implements ProviderTransport {
         }
 
         /** One host's try: reads its response on an I/O thread, and hears how the exchange ended. */
-        private final class Host implements AsyncResponseConsumer<Void> {
+        private final class Host implements ResponseReader {
 
             private final int index;
             private volatile boolean responded;
             private volatile Scheduler.Scheduled timer;
-            private volatile Cancellable sent;
+            private volatile BatonHttpClient.InFlight sent;
             private Body body;
-            private FutureCallback<Void> read;
-            /** How the exchange ended; what it read was handed over already. */
-            final FutureCallback<Void> outcome = new FutureCallback<>() {
-                @Override
-                public void completed(Void result) {
-                }
-
-                @Override
-                public void failed(Exception error) {
-                    exchangeFailed(error);
-                }
-
-                @Override
-                public void cancelled() {
-                }
-            };
 
             Host(int index) {
                 this.index = index;
@@ -243,58 +218,39 @@ public final class HttpExchange implements ProviderTransport {
 
             void abort() {
                 cancelTimer();
-                Cancellable s = sent;
+                BatonHttpClient.InFlight s = sent;
                 if (s != null) {
-                    s.cancel(); // closes the connection
+                    s.abort(); // closes the connection
                 }
             }
 
             @Override
-            public void consumeResponse(HttpResponse response, EntityDetails entity, HttpContext context,
-                                        FutureCallback<Void> read) {
+            public void headers(int status, ResponseHeaders headers, ResponseReader.Window window) {
                 responded = true;
                 cancelTimer();
-                this.read = read;
-                int status = response.getCode();
-                body = status / 100 == 2 ? body(status) : new ErrorBody(status, headers(response));
-                if (entity == null) {
-                    streamEnd(List.of());
-                }
+                body = status / 100 == 2 ? successBody(status) : new ErrorBody(status, headers);
+                body.window(window);
             }
 
             @Override
-            public void informationResponse(HttpResponse response, HttpContext context) {
-            }
-
-            @Override
-            public void updateCapacity(CapacityChannel window) throws IOException {
-                body.capacity(window);
-            }
-
-            @Override
-            public void consume(ByteBuffer data) throws IOException {
+            public void body(ByteBuffer data) throws IOException {
                 try (ReadBurst.Read ignored = ReadBurst.read()) {
                     body.data(data);
                 }
             }
 
             @Override
-            public void streamEnd(List<? extends Header> trailers) {
+            public void end() {
                 try (ReadBurst.Read ignored = ReadBurst.read()) {
                     body.done();
                 } catch (RuntimeException bug) {
                     fail(bug); // never leave the caller waiting
                 }
-                read.completed(null);
             }
 
             @Override
-            public void failed(Exception cause) {
-                // heard through the outcome
-            }
-
-            @Override
-            public void releaseResources() {
+            public void failed(Exception error) {
+                exchangeFailed(error);
             }
 
             private void exchangeFailed(Exception error) {
@@ -336,10 +292,6 @@ public final class HttpExchange implements ProviderTransport {
         }
     }
 
-    private static ResponseHeaders headers(HttpResponse response) {
-        return name -> Optional.ofNullable(response.getFirstHeader(name)).map(Header::getValue);
-    }
-
     /** A whole answer: a 2xx body read up to the limit and parsed as JSON. */
     private final class JsonExchange extends Exchange {
 
@@ -356,7 +308,7 @@ public final class HttpExchange implements ProviderTransport {
         }
 
         @Override
-        Body body(int status) {
+        Body successBody(int status) {
             BoundedBody bytes = new BoundedBody(maxResponseBytes);
             return new Body() {
                 @Override
@@ -402,7 +354,7 @@ public final class HttpExchange implements ProviderTransport {
         private final AtomicInteger wip = new AtomicInteger();
         /** Body bytes read and not yet given back to the read window. */
         private final AtomicInteger unacknowledged = new AtomicInteger();
-        private volatile CapacityChannel window;
+        private volatile ResponseReader.Window window;
         /** The provider said the answer is over, or what it sent ends it: the chunks pending are the last. */
         private volatile boolean ending;
         /** What follows the last chunks: {@code null} for the end of the answer, else the failure that ends it. */
@@ -434,12 +386,12 @@ public final class HttpExchange implements ProviderTransport {
         }
 
         @Override
-        Body body(int status) {
+        Body successBody(int status) {
             return this;
         }
 
         @Override
-        public void capacity(CapacityChannel window) {
+        public void window(ResponseReader.Window window) {
             this.window = window;
             drain();
         }
@@ -543,19 +495,15 @@ public final class HttpExchange implements ProviderTransport {
             } while (wip.decrementAndGet() != 0);
         }
 
-        /** Gives the bytes read back to the client's read window, so it reads on. */
+        /** Grants the bytes read back to the client's read window, so it reads on. */
         private void acknowledge() {
-            CapacityChannel w = window;
+            ResponseReader.Window w = window;
             if (w == null) {
-                return; // the initial window is not spent yet
+                return; // no response yet
             }
             int bytes = unacknowledged.getAndSet(0);
             if (bytes > 0) {
-                try {
-                    w.update(bytes);
-                } catch (IOException e) {
-                    fail(e);
-                }
+                w.grant(bytes);
             }
         }
     }

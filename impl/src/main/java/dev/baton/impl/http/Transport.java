@@ -3,7 +3,7 @@ package dev.baton.impl.http;
 import dev.baton.FailureKind;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
-import org.apache.hc.client5.http.ConnectTimeoutException;
+import io.netty.channel.ConnectTimeoutException;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -29,7 +29,7 @@ public final class Transport {
             return new ProviderException(ProviderFailure.transport(FailureKind.SERVER_ERROR, t.getMessage()), t);
         }
         String what;
-        if (t instanceof ConnectTimeoutException || t instanceof io.netty.channel.ConnectTimeoutException) {
+        if (t instanceof ConnectTimeoutException) { // before ConnectException, which it extends
             what = "connect timed out";
         } else if (t instanceof ConnectException) {
             what = "connection refused";

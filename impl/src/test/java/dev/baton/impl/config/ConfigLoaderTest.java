@@ -4,7 +4,6 @@ import dev.baton.FailureAction;
 import dev.baton.FailureKind;
 import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.impl.azure.AzureOpenAiAdapterFactory;
-import dev.baton.impl.http.BatonHttpClient;
 import dev.baton.impl.openai.OpenAiAdapterFactory;
 import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ConnectionKey;
@@ -35,6 +34,7 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -531,13 +531,13 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void theHttpClientIsNettyUnlessHttpClient5IsNamedAndAnotherNameIsRefusedNamingTheKey() {
-        assertEquals(BatonHttpClient.Library.NETTY, load(valid()).httpClient());
+    void theRetiredHttpClientKeyPassesOnlyAsNettyAndOtherwiseFailsDeploymentNamingTheKey() {
         Map<String, String> m = valid();
-        m.put("baton.http.client", " HttpClient5 ");
-        assertEquals(BatonHttpClient.Library.HTTPCLIENT5, load(m).httpClient());
-        m.put("baton.http.client", "okhttp");
-        assertContains(problems(m), "baton.http.client: 'okhttp' is not one of [netty, httpclient5]");
+        m.put("baton.http.client", " Netty ");
+        assertDoesNotThrow(() -> load(m));
+        m.put("baton.http.client", "httpclient5");
+        assertContains(problems(m),
+                "baton.http.client: Baton now speaks HTTP with Netty only; remove the key (it was 'httpclient5')");
     }
 
     @Test

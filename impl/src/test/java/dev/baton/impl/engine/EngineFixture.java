@@ -42,15 +42,9 @@ public final class EngineFixture {
 
     static final String KEY_PREFIX = "sk-test-secret-";
 
-    /**
-     * One timer and one client for every test engine and adapter, as an application has; daemon threads. The client's
-     * library is the application's default, Netty, unless {@code baton.http.client} names the other (as the build's
-     * second test run does, see impl/pom.xml).
-     */
+    /** One timer and one client for every test engine and adapter, as an application has; daemon threads. */
     public static final DeadlineTimer TIMER = DeadlineTimer.start(Thread::new);
-    public static final BatonHttpClient HTTP = BatonHttpClient.start(
-            BatonHttpClient.Library.of(System.getProperty("baton.http.client", "netty")),
-            Duration.ofSeconds(2), Thread::new, TIMER);
+    public static final BatonHttpClient HTTP = BatonHttpClient.start(Duration.ofSeconds(2), Thread::new, TIMER);
 
     private EngineFixture() {
     }

@@ -46,7 +46,7 @@ class NettyTlsTest {
     @TempDir
     static Path dir;
     private static HttpsServer server;
-    private static NettyHttpClient client;
+    private static BatonHttpClient client;
 
     @BeforeAll
     static void start() throws Exception {
@@ -80,7 +80,7 @@ class NettyTlsTest {
         server.start();
         TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         trust.init(store);
-        client = NettyHttpClient.open(Duration.ofSeconds(2), Thread::new, EngineFixture.TIMER, trust);
+        client = BatonHttpClient.start(Duration.ofSeconds(2), Thread::new, EngineFixture.TIMER, trust);
     }
 
     @AfterAll
