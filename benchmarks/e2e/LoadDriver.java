@@ -468,9 +468,9 @@ public final class LoadDriver {
                     + Double.parseDouble(kv.getOrDefault("non2xx", "0"));
             errors.computeIfAbsent(name, k -> new TreeMap<>()).merge(mode, bad, Double::sum);
         }
-        // The sides Baton is compared with besides direct, those this run measured: the floor and the relays.
+        // The sides Baton is compared with besides direct, those this run measured: the floor and the relay.
         List<String> references = new ArrayList<>();
-        for (String side : List.of("floor", "relay", "nettyrelay")) {
+        for (String side : List.of("floor", "nettyrelay")) {
             if (data.values().stream().anyMatch(metrics -> metrics.values().stream().anyMatch(m -> m.containsKey(side)))) {
                 references.add(side);
             }

@@ -33,9 +33,9 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@link Relay} with Netty 4.2 in place of Apache HttpClient 5 for the upstream call, deployed as
- * {@code nettyrelay.war}: the servlet side is the same ({@link RelayServlet}), so the difference between the two
- * measures the HTTP client alone.
+ * The benchmark's relay, deployed as {@code nettyrelay.war}: the cheapest asynchronous gateway this server and
+ * Netty 4.2 (Baton's HTTP client) allow. The servlet side is {@link RelayServlet}; the upstream call is a pooled
+ * keep-alive Netty connection, each decoded read copied back as it comes.
  */
 @WebServlet(urlPatterns = "/v1/chat/completions", asyncSupported = true)
 public class NettyRelay extends RelayServlet {
@@ -139,7 +139,7 @@ public class NettyRelay extends RelayServlet {
                 if (buf.isReadable()) {
                     byte[] bytes = new byte[buf.readableBytes()];
                     buf.readBytes(bytes);
-                    output.offer(bytes, false); // written and flushed now: one flush per upstream read, as Relay
+                    output.offer(bytes, false); // written and flushed now: one flush per upstream read
                 }
                 if (msg instanceof LastHttpContent) {
                     ch.attr(CURRENT).set(null); // idle before it is pooled: the next user sets its own output

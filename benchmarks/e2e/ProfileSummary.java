@@ -25,7 +25,7 @@ public class ProfileSummary {
         COMPONENTS.put("dev.baton.impl.engine.", "Baton engine");
         COMPONENTS.put("dev.baton.", "Baton, other");
         COMPONENTS.put("org.eclipse.parsson.", "Parsson (JSON-P)");
-        COMPONENTS.put("org.apache.hc.", "Apache HttpClient 5");
+        COMPONENTS.put("io.netty.", "Netty (Baton's HTTP client)");
         COMPONENTS.put("org.jboss.weld.", "Weld (CDI)");
         COMPONENTS.put("com.ibm.", "Open Liberty");
         COMPONENTS.put("io.openliberty.", "Open Liberty");

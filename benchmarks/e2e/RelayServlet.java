@@ -12,9 +12,9 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 
 /**
- * The servlet side of the benchmark's relays ({@link Relay}, {@link NettyRelay}): the request body read without
- * blocking, the upstream's answer copied back without blocking, one flush per upstream read. Each relay only sends the
- * body upstream with its own HTTP client, so the relays differ in the client alone.
+ * The servlet side of the benchmark's relay ({@link NettyRelay}): the request body read without blocking, the
+ * upstream's answer copied back without blocking, one flush per upstream read. The relay only sends the body upstream
+ * with its HTTP client.
  */
 abstract class RelayServlet extends HttpServlet {
 

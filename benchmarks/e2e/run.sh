@@ -186,21 +186,8 @@ fi
 mkdir -p "$OUT/floor/WEB-INF/classes"
 "$(dirname "$JAVA")/javac" --release 17 -cp "$SERVLET_API" -d "$OUT/floor/WEB-INF/classes" "$HERE/Floor.java"
 "$(dirname "$JAVA")/jar" cf "$OUT/floor.war" -C "$OUT/floor" .
-# The asynchronous relay (Relay.java): the same upstream call with Baton's HTTP client and nothing else, relay.war.
-# It is built after the sample, from the client jars inside the sample's WAR, so both run the same client.
-build_relay() {
-    mkdir -p "$OUT/relay/WEB-INF/lib" "$OUT/relay/WEB-INF/classes"
-    unzip -q -j -o "$1" 'WEB-INF/lib/httpclient5-*' 'WEB-INF/lib/httpcore5-*' 'WEB-INF/lib/slf4j-api-*' \
-        -d "$OUT/relay/WEB-INF/lib" || { echo "no HttpClient 5 jars in $1 to build the relay from" >&2; exit 1; }
-    "$(dirname "$JAVA")/javac" --release 17 -cp "$SERVLET_API:$OUT/relay/WEB-INF/lib/*" \
-        -d "$OUT/relay/WEB-INF/classes" \
-        "$HERE/Relay.java" "$HERE/RelayServlet.java"
-    # WildFly shows a deployment the JDK's jdk.net module, which HttpClient 5 opens connections through, only when asked
-    # (as baton-impl.jar's manifest asks, docs/deploying.md).
-    printf 'Dependencies: jdk.net\n' > "$OUT/relay.mf"
-    "$(dirname "$JAVA")/jar" cfm "$OUT/relay.war" "$OUT/relay.mf" -C "$OUT/relay" .
-}
-# The same relay on Netty (NettyRelay.java), Baton's default client, with the Netty jars the sample WAR bundles.
+# The asynchronous relay (NettyRelay.java): the same upstream call on Netty, Baton's HTTP client, and nothing else,
+# nettyrelay.war. It is built after the sample, from the Netty jars inside the sample's WAR, so both run the same Netty.
 build_netty_relay() {
     local dir=$OUT/nettyrelay
     mkdir -p "$dir/WEB-INF/lib" "$dir/WEB-INF/classes"
@@ -225,9 +212,8 @@ if [[ -n "$BUILD" ]]; then
 fi
 WILDFLY_HOME=$(ls -d "$ROOT"/war-sample/target/wildfly-*/ 2>/dev/null | head -1 || true)
 SAMPLE_WAR=${WAR:-$ROOT/war-sample/target/baton-sample.war}
-build_relay "$SAMPLE_WAR"
 build_netty_relay "$SAMPLE_WAR"
-SIDES=(direct baton relay nettyrelay floor)
+SIDES=(direct baton nettyrelay floor)
 
 # ---- the fake upstream, alone ---------------------------------------------------------------------------------
 
@@ -241,7 +227,6 @@ SSE_BODY='{"model":"demo","stream":true,"messages":[{"role":"user","content":"Dr
 DIRECT_URL=$UPSTREAM/primary/v1/chat/completions
 BATON_URL=http://127.0.0.1:$PORT/baton/v1/chat/completions
 FLOOR_URL=http://127.0.0.1:$PORT/floor/v1/chat/completions
-RELAY_URL=http://127.0.0.1:$PORT/relay/v1/chat/completions
 NETTY_RELAY_URL=http://127.0.0.1:$PORT/nettyrelay/v1/chat/completions
 BATON_AUTH='Bearer baton-demo-key'
 
@@ -300,7 +285,7 @@ baton_answers() {
 }
 wait_for 240 "$SERVER to answer through Baton (see $OUT/server.log)" baton_answers
 wait_for 60 "the floor servlet to answer" curl -sf -o /dev/null -d "$JSON_BODY" "$FLOOR_URL"
-wait_for 60 "the relay servlet to answer" curl -sf -o /dev/null -d "$JSON_BODY" "$RELAY_URL"
+wait_for 60 "the relay servlet to answer" curl -sf -o /dev/null -d "$JSON_BODY" "$NETTY_RELAY_URL"
 SERVER_PID=$(listener_pid "$PORT")
 SERVER_JDK=$(dirname "$(readlink -f "/proc/$SERVER_PID/exe")")
 log "$SERVER is up, pid $SERVER_PID, $("$SERVER_JDK/java" -version 2>&1 | head -1)"
@@ -313,8 +298,6 @@ wrk_run "$BATON_URL" "$BATON_AUTH" "$JSON_BODY" "$WARMUP" >/dev/null
 wrk_run "$BATON_URL" "$BATON_AUTH" "$SSE_BODY" "$WARMUP" >/dev/null
 wrk_run "$FLOOR_URL" "" "$JSON_BODY" 5 >/dev/null
 wrk_run "$FLOOR_URL" "" "$SSE_BODY" 5 >/dev/null
-wrk_run "$RELAY_URL" "" "$JSON_BODY" 10 >/dev/null
-wrk_run "$RELAY_URL" "" "$SSE_BODY" 10 >/dev/null
 wrk_run "$NETTY_RELAY_URL" "" "$JSON_BODY" 10 >/dev/null
 wrk_run "$NETTY_RELAY_URL" "" "$SSE_BODY" 10 >/dev/null
 
@@ -327,8 +310,8 @@ if [[ -x $SERVER_JDK/jstat && $SETTLE -gt 0 ]]; then
         jit_before=$(jit_seconds)
         wrk_run "$BATON_URL" "$BATON_AUTH" "$JSON_BODY" 3 >/dev/null
         wrk_run "$BATON_URL" "$BATON_AUTH" "$SSE_BODY" 2 >/dev/null
-        wrk_run "$RELAY_URL" "" "$JSON_BODY" 1 >/dev/null
-        wrk_run "$RELAY_URL" "" "$SSE_BODY" 1 >/dev/null
+        wrk_run "$NETTY_RELAY_URL" "" "$JSON_BODY" 1 >/dev/null
+        wrk_run "$NETTY_RELAY_URL" "" "$SSE_BODY" 1 >/dev/null
         if awk -v a="$jit_before" -v b="$(jit_seconds)" 'BEGIN { exit !(b - a < 0.25) }'; then
             jit_state="quiet after $stretch more 5 s stretch(es) of warm-up"
             break
@@ -357,7 +340,6 @@ run_case() {
     case "$3" in
         direct) url=$DIRECT_URL; auth= ;;
         floor) url=$FLOOR_URL; auth= ;;
-        relay) url=$RELAY_URL; auth= ;;
         nettyrelay) url=$NETTY_RELAY_URL; auth= ;;
         *) url=$BATON_URL; auth=$BATON_AUTH ;;
     esac
