@@ -53,9 +53,9 @@ import javax.net.ssl.TrustManagerFactory;
  * Baton's HTTP client, on Netty: one event loop per CPU, a pool of keep-alive connections per scheme, host and port,
  * TLS through the JDK (its default trust store and protocols, host names verified). HTTP/1.1 only. It never follows
  * redirects (one could carry a key to another host) and never retries on its own (the engine decides what is tried
- * again, and where); the one exception is a pooled connection the provider closed while it was idle, on which the request goes
- * once more on a new connection. Threads are started once, here: no request starts one. Headers timeouts run on
- * the engine's scheduler, not here.
+ * again, and where), but for one case: a request on a pooled connection the provider closed while it was idle goes
+ * once more, on a new connection. Threads are started once, here: no request starts one. Headers timeouts run on the
+ * engine's scheduler, not here.
  *
  * <p>A response reaches its {@link ResponseReader} on the connection's event loop. Flow control reaches the socket:
  * once a reader's {@linkplain ResponseReader.Window window} is spent, the connection stops reading until the reader
