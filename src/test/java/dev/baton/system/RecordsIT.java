@@ -4,7 +4,7 @@ import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.FailoverChatService;
 import dev.baton.impl.cdi.BatonChatService;
-import dev.baton.impl.record.JdbcRecordStore;
+import dev.baton.impl.record.jdbc.JdbcRecordStore;
 import dev.baton.record.RequestRecord;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulator;

@@ -4,12 +4,11 @@ import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.FailoverChatService;
-import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.adapter.Adapters;
 import dev.baton.impl.cluster.ClusterSettings;
 import dev.baton.impl.cluster.ClusterSync;
-import dev.baton.impl.cluster.RedisClusterStore;
+import dev.baton.impl.cluster.ClusterStores;
 import dev.baton.impl.concurrent.DeadlineTimer;
 import dev.baton.impl.concurrent.Threads;
 import dev.baton.impl.config.BatonConfig;
@@ -20,13 +19,12 @@ import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.LoggingHealthListener;
 import dev.baton.impl.http.BatonHttpClient;
-import dev.baton.impl.record.InMemoryRecordStore;
-import dev.baton.impl.record.JdbcRecordSettings;
-import dev.baton.impl.record.JdbcRecordStore;
+import dev.baton.impl.record.DurableRecordStore;
+import dev.baton.impl.record.RecordStore;
+import dev.baton.impl.record.RecordStores;
 import dev.baton.impl.stats.ConnectionStats;
 import dev.baton.impl.telemetry.Telemetry;
 import dev.baton.record.RequestRecord;
-import dev.baton.spi.RecordStore;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -47,7 +45,6 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.ThreadFactory;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
-import javax.sql.DataSource;
 
 /**
  * The one engine of the application. Applications inject {@link FailoverChatService}, which
@@ -82,7 +79,7 @@ public class BatonChatService implements FailoverChatService {
         http = BatonHttpClient.start(Duration.ofSeconds(10), threads, timer);
         Telemetry telemetry = Telemetry.fromServer();
         transactions = TransactionCheck.lookUp();
-        store = recordStore(config, threads);
+        store = RecordStores.open(config, threads);
         stats = new ConnectionStats(Clock.systemUTC());
         Clock clock = Clock.systemUTC();
         HealthListener listener = HealthListener.both(new LoggingHealthListener(), telemetry.healthListener());
@@ -91,7 +88,7 @@ public class BatonChatService implements FailoverChatService {
         if (clustered.redis()) {
             // Plain threads: Lettuce's timer waits for its thread to run, and Open Liberty runs a managed thread only
             // once the application has started, which it has not while this bean is being created.
-            cluster = new ClusterSync(new RedisClusterStore(clustered, Threads.named(Thread::new, "baton-redis-"),
+            cluster = new ClusterSync(ClusterStores.open(clustered, Threads.named(Thread::new, "baton-redis-"),
                     timer), clustered.node(), clock);
             listener = HealthListener.both(listener, cluster);
             observers = List.of(stats, telemetry.observer(), cluster);
@@ -104,8 +101,8 @@ public class BatonChatService implements FailoverChatService {
             cluster.attach(engine); // connects in the background: the application starts whether Redis answers or not
             telemetry.watchCluster(cluster::connected);
         }
-        if (store instanceof JdbcRecordStore jdbc) {
-            telemetry.watchRecords(jdbc::written, jdbc::dropped, jdbc::failed, jdbc::queued);
+        if (store instanceof DurableRecordStore durable) {
+            telemetry.watchRecords(durable::written, durable::dropped, durable::failed, durable::queued);
         }
     }
 
@@ -131,26 +128,6 @@ public class BatonChatService implements FailoverChatService {
         LOG.log(System.Logger.Level.INFO, "No ManagedThreadFactory at " + DEFAULT_THREAD_FACTORY
                 + "; Baton starts its own daemon threads");
         return Thread::new;
-    }
-
-    private static RecordStore recordStore(BatonConfig config, ThreadFactory threads) {
-        BatonConfig.RecordsConfig records = config.records();
-        if (!records.jdbc()) {
-            return new InMemoryRecordStore(config.recordCapacity());
-        }
-        DataSource dataSource;
-        try {
-            dataSource = (DataSource) new InitialContext().lookup(records.dataSource());
-        } catch (NamingException | ClassCastException e) {
-            throw new FailoverDefinitionException("baton.records.datasource: no DataSource is bound at '"
-                    + records.dataSource() + "' (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")");
-        }
-        return new JdbcRecordStore(dataSource, JdbcRecordSettings.defaults()
-                .withQueueCapacity(records.queueCapacity())
-                .withRetention(records.retention())
-                .withTablePrefix(records.tablePrefix())
-                .withWindowCapacity(config.recordCapacity()), Clock.systemUTC(),
-                Threads.named(threads, "baton-record-writer-"));
     }
 
     @PreDestroy

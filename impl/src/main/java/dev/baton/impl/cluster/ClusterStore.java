@@ -7,8 +7,9 @@ import java.util.function.Consumer;
 
 /**
  * Where the nodes of a cluster meet: a shared table of connection states with a channel announcing
- * each change, and short-lived keys for probe leases and idempotency claims. {@link RedisClusterStore}
- * is the one implementation; another store (a database, a data grid) implements these few operations.
+ * each change, and short-lived keys for probe leases and idempotency claims. The one implementation is on Redis, in
+ * the module {@code baton-cluster-redis} ({@link ClusterStoreProvider}); another store (a database, a data grid)
+ * implements these few operations.
  *
  * <p>Nothing here may block its caller: every operation returns at once and completes (or fails)
  * within the store's timeout. A store that cannot be reached fails its futures; the caller goes on

@@ -8,7 +8,7 @@ import dev.baton.impl.config.Redactor;
 import dev.baton.impl.health.HealthRegistry;
 import dev.baton.impl.limits.ConnectionGuards;
 import dev.baton.spi.ProviderAdapter;
-import dev.baton.spi.RecordStore;
+import dev.baton.impl.record.RecordStore;
 
 import java.time.InstantSource;
 import java.util.Map;

@@ -14,8 +14,8 @@ import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.limits.ConnectionGuards;
 import dev.baton.record.RequestRecord;
 import dev.baton.spi.ProviderAdapter;
-import dev.baton.spi.RecordQuery;
-import dev.baton.spi.RecordStore;
+import dev.baton.impl.record.RecordQuery;
+import dev.baton.impl.record.RecordStore;
 
 import java.security.SecureRandom;
 import java.time.InstantSource;

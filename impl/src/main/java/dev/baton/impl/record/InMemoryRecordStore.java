@@ -1,8 +1,6 @@
 package dev.baton.impl.record;
 
 import dev.baton.record.RequestRecord;
-import dev.baton.spi.RecordQuery;
-import dev.baton.spi.RecordStore;
 
 import java.util.ArrayList;
 import java.util.Comparator;

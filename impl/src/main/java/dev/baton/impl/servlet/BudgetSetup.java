@@ -4,8 +4,8 @@ import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConnectionConfig;
 import dev.baton.impl.config.ModelPrice;
-import dev.baton.impl.record.JdbcRecordStore;
-import dev.baton.spi.RecordStore;
+import dev.baton.impl.record.DurableRecordStore;
+import dev.baton.impl.record.RecordStore;
 
 import java.lang.System.Logger.Level;
 import java.math.BigDecimal;
@@ -65,7 +65,7 @@ final class BudgetSetup {
      * against runaway spend, not the bill, and refusing every request while the database is down would be worse.
      */
     static void restore(KeyBudgets budgets, List<NamedKey> keys, RecordStore store) {
-        if (!(store instanceof JdbcRecordStore jdbc)) {
+        if (!(store instanceof DurableRecordStore durable)) {
             return;
         }
         for (NamedKey key : keys) {
@@ -73,7 +73,7 @@ final class BudgetSetup {
                 continue;
             }
             try {
-                BigDecimal spent = jdbc.spentSince(key.name(), key.budget().periodStart(budgets.now()));
+                BigDecimal spent = durable.spentSince(key.name(), key.budget().periodStart(budgets.now()));
                 budgets.restore(key, spent);
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "Baton could not read what the key " + key.name() + " spent in its current"

@@ -4,7 +4,7 @@ import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.record.RequestRecord;
-import dev.baton.spi.RecordQuery;
+import dev.baton.impl.record.RecordQuery;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 

@@ -12,7 +12,7 @@ import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.impl.stats.ConnectionStats;
 import dev.baton.record.RequestRecord;
-import dev.baton.spi.RecordQuery;
+import dev.baton.impl.record.RecordQuery;
 import jakarta.enterprise.inject.spi.CDI;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;

@@ -7,7 +7,7 @@ import dev.baton.impl.engine.EngineFixture.Mode;
 import dev.baton.impl.engine.EngineFixture.Outcome;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
-import dev.baton.spi.RecordQuery;
+import dev.baton.impl.record.RecordQuery;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
 import dev.baton.testkit.RecordedRequest;

@@ -1,7 +1,7 @@
 package dev.baton.impl.servlet;
 
 import dev.baton.exception.RequestRejectedException;
-import dev.baton.spi.RecordQuery;
+import dev.baton.impl.record.RecordQuery;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

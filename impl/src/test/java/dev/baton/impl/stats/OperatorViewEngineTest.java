@@ -17,7 +17,7 @@ import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.impl.openai.OpenAiAdapterFactory;
 import dev.baton.impl.record.InMemoryRecordStore;
 import dev.baton.record.RequestRecord;
-import dev.baton.spi.RecordQuery;
+import dev.baton.impl.record.RecordQuery;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
 import io.smallrye.config.PropertiesConfigSource;

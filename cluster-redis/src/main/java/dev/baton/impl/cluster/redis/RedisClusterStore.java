@@ -1,0 +1,256 @@
+package dev.baton.impl.cluster.redis;
+
+import dev.baton.impl.cluster.ClusterSettings;
+import dev.baton.impl.cluster.ClusterStore;
+import dev.baton.impl.concurrent.Scheduler;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
+
+import java.lang.System.Logger.Level;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * The cluster store on Redis, through Lettuce: one connection for commands and one subscribed to
+ * the channel of changes, on one small Netty event loop. Shared states live in one hash
+ * ({@code <prefix>states}, a field per connection) and each change is published on
+ * {@code <prefix>changes}; leases and idempotency claims are plain keys with a TTL ({@code SET NX PX}).
+ *
+ * <p>Never in the way of a request: commands are rejected at once while disconnected and time out
+ * after the configured timeout; Lettuce reconnects by itself every {@link #RECONNECT_EVERY}, and a
+ * heartbeat notices a Redis that stopped answering without closing its connections.
+ */
+public final class RedisClusterStore implements ClusterStore {
+
+    static final Duration RECONNECT_EVERY = Duration.ofMillis(500);
+    static final Duration HEARTBEAT = Duration.ofMillis(500);
+    private static final System.Logger LOG = System.getLogger("dev.baton.cluster");
+
+    private final ClusterSettings settings;
+    private final Scheduler scheduler;
+    private final ClientResources resources;
+    private final RedisClient client;
+    private final RedisURI uri;
+    private final String statesKey;
+    private final String channel;
+
+    private volatile StatefulRedisConnection<String, String> commands;
+    private volatile StatefulRedisPubSubConnection<String, String> subscription;
+    private volatile boolean answering;
+    private volatile boolean connected;
+    private volatile boolean closed;
+    private Consumer<Boolean> connectivity = up -> { };
+
+    public RedisClusterStore(ClusterSettings settings, ThreadFactory threads, Scheduler scheduler) {
+        this.settings = settings;
+        this.scheduler = scheduler;
+        this.resources = ClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2) // Lettuce's minimum
+                .threadFactoryProvider(pool -> threads).reconnectDelay(Delay.constant(RECONNECT_EVERY)).build();
+        this.uri = RedisURI.create(settings.url());
+        uri.setTimeout(settings.timeout());
+        this.client = RedisClient.create(resources, uri);
+        client.setOptions(ClientOptions.builder()
+                .autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .socketOptions(SocketOptions.builder().connectTimeout(settings.connectTimeout()).build())
+                .timeoutOptions(TimeoutOptions.enabled(settings.timeout()))
+                .build());
+        this.statesKey = settings.keyPrefix() + "states";
+        this.channel = settings.keyPrefix() + "changes";
+    }
+
+    @Override
+    public void start(Consumer<String> messages, Consumer<Boolean> connectivity) {
+        this.connectivity = connectivity;
+        client.addListener(new RedisConnectionStateListener() {
+            @Override
+            public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress address) {
+                answering = true;
+                check();
+            }
+
+            @Override
+            public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
+                check();
+            }
+        });
+        connect(messages);
+        heartbeat();
+    }
+
+    /** Opens both connections; retried until it works. Afterwards Lettuce reconnects them by itself. */
+    private void connect(Consumer<String> messages) {
+        if (closed) {
+            return;
+        }
+        CompletableFuture<StatefulRedisConnection<String, String>> c = commands != null
+                ? CompletableFuture.completedFuture(commands)
+                : client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture();
+        c.thenCompose(conn -> {
+            commands = conn;
+            if (subscription != null) {
+                return CompletableFuture.completedFuture(subscription);
+            }
+            return client.connectPubSubAsync(StringCodec.UTF8, uri).toCompletableFuture().thenCompose(sub -> {
+                sub.addListener(new RedisPubSubAdapter<>() {
+                    @Override
+                    public void message(String from, String message) {
+                        messages.accept(message);
+                    }
+                });
+                return sub.async().subscribe(channel).toCompletableFuture().thenApply(ok -> sub);
+            });
+        }).whenComplete((sub, error) -> {
+            if (error == null) {
+                subscription = sub;
+                answering = true;
+                check();
+            } else if (!closed) {
+                LOG.log(Level.DEBUG, "Redis at {0} not reached: {1}", describe(), error.toString());
+                scheduler.schedule(RECONNECT_EVERY, () -> connect(messages));
+            }
+        });
+    }
+
+    /**
+     * Asks Redis for a PING every {@link #HEARTBEAT}: a Redis that does not answer one within a heartbeat counts as
+     * down (frozen, or a network that drops packets without closing connections). Longer than a command's timeout,
+     * so that one slow answer on a busy host is not an outage; commands are bounded on their own.
+     */
+    private void heartbeat() {
+        if (closed) {
+            return;
+        }
+        StatefulRedisConnection<String, String> c = commands;
+        if (c == null) {
+            scheduler.schedule(HEARTBEAT, this::heartbeat);
+            return;
+        }
+        c.async().ping().toCompletableFuture().copy().orTimeout(HEARTBEAT.toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((pong, error) -> {
+                    answering = error == null;
+                    check();
+                    scheduler.schedule(HEARTBEAT, this::heartbeat);
+                });
+    }
+
+    /** Recomputes {@link #connected()} and reports a change. */
+    private synchronized void check() {
+        if (closed) {
+            return; // closing is not an outage
+        }
+        StatefulRedisConnection<String, String> c = commands;
+        StatefulRedisPubSubConnection<String, String> s = subscription;
+        boolean now = answering && c != null && c.isOpen() && s != null && s.isOpen();
+        if (now != connected) {
+            connected = now;
+            connectivity.accept(now);
+        }
+    }
+
+    @Override
+    public boolean connected() {
+        return connected;
+    }
+
+    @Override
+    public CompletableFuture<Void> share(String connection, String message) {
+        RedisAsyncCommands<String, String> redis = redis();
+        if (redis == null) {
+            return notConnected();
+        }
+        // Both on one connection, so in this order: a node that re-syncs from the hash never misses a published change.
+        CompletableFuture<Boolean> stored = bounded(redis.hset(statesKey, connection, message));
+        CompletableFuture<Long> published = bounded(redis.publish(channel, message));
+        return stored.thenCombine(published, (a, b) -> null);
+    }
+
+    @Override
+    public CompletableFuture<Map<String, String>> shared() {
+        RedisAsyncCommands<String, String> redis = redis();
+        return redis == null ? notConnected() : bounded(redis.hgetall(statesKey));
+    }
+
+    @Override
+    public CompletableFuture<String> setIfAbsent(String key, String value, Duration ttl) {
+        RedisAsyncCommands<String, String> redis = redis();
+        if (redis == null) {
+            return notConnected();
+        }
+        // SET NX GET (Redis 7): the value already there, or null when this call set it, in one round trip.
+        return bounded(redis.setGet(settings.keyPrefix() + key, value, SetArgs.Builder.nx().px(ttl.toMillis())));
+    }
+
+    @Override
+    public CompletableFuture<String> get(String key) {
+        RedisAsyncCommands<String, String> redis = redis();
+        return redis == null ? notConnected() : bounded(redis.get(settings.keyPrefix() + key));
+    }
+
+    @Override
+    public CompletableFuture<Void> put(String key, String value, Duration ttl) {
+        RedisAsyncCommands<String, String> redis = redis();
+        return redis == null ? notConnected()
+                : bounded(redis.set(settings.keyPrefix() + key, value, SetArgs.Builder.px(ttl.toMillis())))
+                        .thenApply(ok -> null);
+    }
+
+    @Override
+    public CompletableFuture<Void> delete(String key) {
+        RedisAsyncCommands<String, String> redis = redis();
+        return redis == null ? notConnected()
+                : bounded(redis.del(settings.keyPrefix() + key)).thenApply(n -> null);
+    }
+
+    /**
+     * A command's answer, failed with a timeout once {@code timeout} has passed. Lettuce's own command timeout runs on
+     * a wheel of 100 ms ticks; this one runs on the JDK's delay thread, to the millisecond.
+     */
+    private <T> CompletableFuture<T> bounded(CompletionStage<T> command) {
+        return command.toCompletableFuture().copy().orTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private RedisAsyncCommands<String, String> redis() {
+        StatefulRedisConnection<String, String> c = commands;
+        return c == null || !connected ? null : c.async();
+    }
+
+    private static <T> CompletableFuture<T> notConnected() {
+        return CompletableFuture.failedFuture(new IllegalStateException("not connected to Redis"));
+    }
+
+    @Override
+    public String describe() {
+        return "redis " + settings.displayUrl();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            resources.shutdown(0, 2, TimeUnit.SECONDS);
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "closing the Redis client: {0}", e.toString());
+        }
+    }
+}
