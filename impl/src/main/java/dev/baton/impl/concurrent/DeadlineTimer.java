@@ -90,6 +90,17 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
         }
     }
 
+    /**
+     * Whether the thread's last look found nothing new scheduled and so sleeps until the earliest deadline, no longer
+     * waking every {@link #BUSY_WAKE}: for tests.
+     */
+    boolean sleepsUntilEarliestDeadline() {
+        synchronized (queue) {
+            Entry head = queue.peek();
+            return !busy && !untilWoken && head != null && nextLook == head.due;
+        }
+    }
+
     /** Stops the thread; tasks not run yet never run. */
     @Override
     public void close() {

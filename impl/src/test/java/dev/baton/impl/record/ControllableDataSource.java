@@ -5,6 +5,9 @@ import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.logging.Logger;
 
 /**
@@ -16,6 +19,8 @@ final class ControllableDataSource implements DataSource {
     private final DataSource real;
     private volatile boolean down;
     private volatile long delayMillis;
+    /** One permit per connection refused while down. */
+    private final Semaphore refused = new Semaphore(0);
 
     ControllableDataSource(DataSource real) {
         this.real = real;
@@ -23,6 +28,11 @@ final class ControllableDataSource implements DataSource {
 
     void down(boolean isDown) {
         this.down = isDown;
+    }
+
+    /** Whether {@code count} connections were refused (taken together) within {@code timeout}. */
+    boolean awaitRefused(int count, Duration timeout) throws InterruptedException {
+        return refused.tryAcquire(count, timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     void delay(long millis) {
@@ -43,6 +53,7 @@ final class ControllableDataSource implements DataSource {
 
     private void before() throws SQLException {
         if (down) {
+            refused.release();
             throw new SQLException("connection refused (the test took the database down)", "08001");
         }
         long delay = delayMillis;

@@ -299,7 +299,7 @@ abstract class JdbcRecordStoreContract {
         for (int i = 0; i < 50; i++) {
             store.save(failed("req_down_" + i, NOW.minusMillis(i)));
         }
-        Thread.sleep(300);
+        assertTrue(dataSource.awaitRefused(5, Duration.ofSeconds(5)), "the store stopped trying the database");
         assertEquals(0, store.written());
         assertEquals(50, store.queued());
         dataSource.down(false);

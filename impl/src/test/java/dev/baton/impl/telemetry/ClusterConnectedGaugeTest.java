@@ -2,6 +2,7 @@ package dev.baton.impl.telemetry;
 
 import dev.baton.impl.cluster.ClusterNode;
 import dev.baton.impl.cluster.RedisProcess;
+import dev.baton.impl.concurrent.Await;
 import dev.baton.impl.engine.EngineFixture;
 import dev.baton.testkit.ProviderSimulatorExtension;
 import io.opentelemetry.api.common.Attributes;
@@ -12,8 +13,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code baton.cluster.connected} follows a real Redis going away and coming back. */
 class ClusterConnectedGaugeTest {
@@ -32,11 +31,7 @@ class ClusterConnectedGaugeTest {
     }
 
     private void await(long value) throws InterruptedException {
-        long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (connected() != value) {
-            assertTrue(System.nanoTime() < end, "baton.cluster.connected " + value + " within 5 s");
-            Thread.sleep(20);
-        }
+        Await.until("baton.cluster.connected " + value, () -> connected() == value, Duration.ofSeconds(5));
     }
 
     @Test
