@@ -17,28 +17,12 @@ import java.util.Objects;
  */
 public record ChatChunk(JsonObject body, ServedBy servedBy, String requestId) {
 
+    /**
+     * Baton builds every chunk it streams. An application constructs one only to stand in for Baton in its own
+     * tests, for example a stub {@link FailoverChatService} whose stream publishes a few chunks.
+     */
     public ChatChunk {
         Objects.requireNonNull(body, "body");
-    }
-
-    /**
-     * Whether this chunk carries output: a content, refusal, reasoning or tool-call delta. The first
-     * such chunk is the commit point; chunks before it (a role-only chunk) are held back so that a
-     * failure right after them can still fail over invisibly.
-     */
-    public boolean hasOutput() {
-        if (!(body.get("choices") instanceof JsonArray choices)) {
-            return false;
-        }
-        for (JsonValue choice : choices) {
-            if (choice instanceof JsonObject c && c.get("delta") instanceof JsonObject delta
-                    && (nonEmpty(delta, "content") || nonEmpty(delta, "refusal")
-                    || nonEmpty(delta, "reasoning_content") || nonEmpty(delta, "reasoning")
-                    || delta.get("tool_calls") instanceof JsonArray calls && !calls.isEmpty())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The first choice's {@code finish_reason}, or {@code null} while the answer goes on. */
@@ -61,9 +45,5 @@ public record ChatChunk(JsonObject body, ServedBy servedBy, String requestId) {
             return content.getString();
         }
         return "";
-    }
-
-    private static boolean nonEmpty(JsonObject delta, String field) {
-        return delta.get(field) instanceof JsonString s && !s.getString().isEmpty();
     }
 }

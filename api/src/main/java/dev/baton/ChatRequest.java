@@ -32,8 +32,8 @@ public final class ChatRequest {
     /** Looked up once: {@code Json.create…} looks the provider up on every call. */
     private static final JsonProvider JSON = JsonProvider.provider();
 
-    /** Body fields that belong to Baton and are never sent to a provider. */
-    public static final String FALLBACKS = "fallbacks";
+    /** The body field that belongs to Baton and is never sent to a provider. */
+    private static final String FALLBACKS = "fallbacks";
 
     private final JsonObject body;
     private final List<String> fallbacks;

@@ -28,47 +28,19 @@ public record ChatResponse(JsonObject body, ServedBy servedBy, String requestId,
     /** Looked up once: {@code Json.create…} looks the provider up on every call. */
     private static final JsonProvider JSON = JsonProvider.provider();
 
+    /**
+     * Baton builds every answer it returns. An application constructs one only to stand in for Baton in its own
+     * tests, for example a stub {@link FailoverChatService} that answers
+     * {@code new ChatResponse(body, new ServedBy("m", "openai", "primary-account", "primary", null), "req_1", null, null)}.
+     *
+     * @throws IllegalArgumentException unless exactly one of {@code servedBy} and {@code degradedBecause} is set
+     */
     public ChatResponse {
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(requestId, "requestId");
         if ((servedBy == null) == (degradedBecause == null)) {
             throw new IllegalArgumentException("an answer is either served (servedBy) or degraded (degradedBecause)");
         }
-    }
-
-    /** A served or degraded answer without a cost. */
-    public ChatResponse(JsonObject body, ServedBy servedBy, String requestId, UpstreamFailedException degradedBecause) {
-        this(body, servedBy, requestId, degradedBecause, null);
-    }
-
-    /** A served answer. */
-    public ChatResponse(JsonObject body, ServedBy servedBy, String requestId) {
-        this(body, servedBy, requestId, null, null);
-    }
-
-    /** The same answer with its estimated cost. */
-    public ChatResponse withCost(Cost newCost) {
-        return new ChatResponse(body, servedBy, requestId, degradedBecause, newCost);
-    }
-
-    /**
-     * A degraded answer: {@code text} as the assistant's message, standing in for {@code cause}.
-     *
-     * @param model the model or route the caller asked for, reported as the answer's {@code model}
-     */
-    public static ChatResponse degraded(String text, String model, UpstreamFailedException cause) {
-        String requestId = cause.requestId().orElseThrow(() -> new IllegalArgumentException("cause has no record"));
-        JsonObject body = JSON.createObjectBuilder()
-                .add("id", "chatcmpl-" + requestId)
-                .add("object", "chat.completion")
-                .add("created", cause.record().orElseThrow().startedAt().getEpochSecond())
-                .add("model", model == null ? "" : model)
-                .add("choices", JSON.createArrayBuilder().add(JSON.createObjectBuilder()
-                        .add("index", 0)
-                        .add("message", JSON.createObjectBuilder().add("role", "assistant").add("content", text))
-                        .add("finish_reason", "stop")))
-                .build();
-        return new ChatResponse(body, null, requestId, cause);
     }
 
     /**

@@ -1,7 +1,5 @@
 package dev.baton;
 
-import java.util.Locale;
-
 /** What a failure kind does on a route. */
 public enum FailureAction {
     /** Spend the route's same-target retries, then fail over. */
@@ -9,9 +7,5 @@ public enum FailureAction {
     /** Move to the next target at once. */
     FAILOVER,
     /** Answer the caller with this failure now. */
-    STOP;
-
-    public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
-    }
+    STOP
 }

@@ -15,7 +15,11 @@ public final class StreamInterruptedException extends FailoverException {
         super(message, 502, "server_error", code, null, null, true, Objects.requireNonNull(record, "record"));
     }
 
-    /** {@code code} is {@code stream_interrupted} or {@code stream_idle_timeout}. */
+    /**
+     * Baton ends a stream with it; an application constructs one only to stand in for Baton in its own tests.
+     *
+     * @param code {@code stream_interrupted} or {@code stream_idle_timeout}
+     */
     public static StreamInterruptedException of(String message, String code, RequestRecord record) {
         return new StreamInterruptedException(message, code, record);
     }

@@ -10,6 +10,8 @@ import dev.baton.record.RequestRecord;
 public final class UpstreamRefusedException extends UpstreamFailedException {
 
     /**
+     * Baton throws it; an application constructs one only to stand in for Baton in its own tests.
+     *
      * @param status the HTTP status a client sees; {@code type}, {@code code} and {@code param} as OpenAI's
      *               {@code error} object has them ({@code param} may be {@code null})
      * @param record every attempt made

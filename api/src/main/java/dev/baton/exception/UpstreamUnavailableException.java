@@ -12,6 +12,8 @@ import java.time.Duration;
 public final class UpstreamUnavailableException extends UpstreamFailedException {
 
     /**
+     * Baton throws it; an application constructs one only to stand in for Baton in its own tests.
+     *
      * @param status     the HTTP status a client sees; {@code type}, {@code code} and {@code param} as OpenAI's
      *                   {@code error} object has them ({@code param} may be {@code null})
      * @param retryAfter when asking again may help, or {@code null}

@@ -56,21 +56,7 @@ public record RequestRecord(String id, Instant startedAt, boolean ok, int httpSt
         }
     }
 
-    /** The record of a caller's request, without cost or caller. */
-    public RequestRecord(String id, Instant startedAt, boolean ok, int httpStatus, String errorCode,
-                         String modelRequested, String routeName, ServedBy servedBy,
-                         List<AttemptRecord> attempts, List<SkippedTarget> skipped, boolean stream,
-                         boolean committed, Long firstTokenMillis, long latencyMillis, JsonObject usage,
-                         boolean degraded) {
-        this(id, startedAt, ok, httpStatus, errorCode, modelRequested, routeName, servedBy, attempts, skipped, stream,
-                committed, firstTokenMillis, latencyMillis, usage, degraded, null, null, REQUEST);
-    }
-
-    /** Whether Baton sent it itself to probe an ejected connection. */
-    public boolean probe() {
-        return PROBE.equals(kind);
-    }
-
+    /** {@link #servedBy()}, when a target served. */
     public Optional<ServedBy> served() {
         return Optional.ofNullable(servedBy);
     }

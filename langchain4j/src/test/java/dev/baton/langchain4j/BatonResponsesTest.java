@@ -79,7 +79,7 @@ class BatonResponsesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("golden")
     void mapsTheAnswer(String name, String body, AiMessage message, FinishReason finishReason, TokenUsage usage) {
-        ChatResponse response = BatonResponses.fromBaton(new dev.baton.ChatResponse(parse(body), SERVED, "req_42"));
+        ChatResponse response = BatonResponses.fromBaton(new dev.baton.ChatResponse(parse(body), SERVED, "req_42", null, null));
 
         assertEquals(message, response.aiMessage());
         assertEquals(finishReason, response.finishReason());

@@ -11,8 +11,8 @@ import java.util.List;
  * Reads a JSON text without building it: {@link #object} checks the whole text against the JSON grammar once, then
  * {@link Span}s find members and elements by position and decode only the strings asked for. A provider's answer or
  * stream chunk is relayed as it came, and Baton needs only a few facts from it (a finish reason, whether it carries
- * output, the usage, an error); building a tree for each was the largest cost of a stream
- * (docs/performance-history.md).
+ * output, the usage, an error); building a tree for each chunk was the largest part of Baton's own work on a
+ * stream.
  */
 public final class JsonScan {
 

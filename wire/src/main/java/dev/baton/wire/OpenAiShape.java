@@ -2,7 +2,9 @@ package dev.baton.wire;
 
 import dev.baton.ChatChunk;
 import dev.baton.Cost;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 
@@ -34,12 +36,35 @@ public final class OpenAiShape {
         return choices(raw).finishReason();
     }
 
-    /** Whether a chunk carries a content, refusal, reasoning or tool-call delta; as {@link ChatChunk#hasOutput}. */
+    /**
+     * Whether a chunk carries output: a non-empty content, refusal or reasoning delta, or tool-call deltas, in any
+     * choice. The first such chunk is the commit point; chunks before it (a role-only chunk) are held back so that a
+     * failure right after them can still fail over unseen.
+     */
     public static boolean hasOutput(JsonObject chunk) {
         if (!(chunk instanceof RawJsonObject raw)) {
-            return new ChatChunk(chunk, null, null).hasOutput();
+            return treeHasOutput(chunk);
         }
         return choices(raw).hasOutput();
+    }
+
+    private static boolean treeHasOutput(JsonObject chunk) {
+        if (!(chunk.get("choices") instanceof JsonArray choices)) {
+            return false;
+        }
+        for (JsonValue choice : choices) {
+            if (choice instanceof JsonObject c && c.get("delta") instanceof JsonObject delta
+                    && (nonEmpty(delta, "content") || nonEmpty(delta, "refusal")
+                    || nonEmpty(delta, "reasoning_content") || nonEmpty(delta, "reasoning")
+                    || delta.get("tool_calls") instanceof JsonArray calls && !calls.isEmpty())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean nonEmpty(JsonObject delta, String field) {
+        return delta.get(field) instanceof JsonString s && !s.getString().isEmpty();
     }
 
     /** What the choices of a provider's chunk say, read in one walk over them: the adapter and the engine both ask. */

@@ -66,13 +66,13 @@ public class CostBenchmark {
     @Benchmark
     public byte[] answerWithServedByOnly() {
         RawJsonObject raw = RawJsonObject.of(ANSWER);
-        JsonObject members = new ChatResponse(JsonValue.EMPTY_JSON_OBJECT, servedBy, "req_1").toJson();
+        JsonObject members = new ChatResponse(JsonValue.EMPTY_JSON_OBJECT, servedBy, "req_1", null, null).toJson();
         return raw.with(members).getBytes(StandardCharsets.UTF_8);
     }
 
     @Benchmark
     public byte[] answerWithServedByAndCost() {
-        return Responses.body(new ChatResponse(RawJsonObject.of(ANSWER), servedBy, "req_1").withCost(cost));
+        return Responses.body(new ChatResponse(RawJsonObject.of(ANSWER), servedBy, "req_1", null, cost));
     }
 
     @Benchmark

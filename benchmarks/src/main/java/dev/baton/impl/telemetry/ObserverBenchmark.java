@@ -55,7 +55,7 @@ public class ObserverBenchmark {
                 List.of(failed(t, 0), failed(t.plusMillis(300), 1),
                         new AttemptRecord("standby/gpt-5.4-mini", "standby", "openai", "gpt-5.4-mini", "standby_a", 0,
                                 t.plusMillis(700), 640, null, 200, null, null, null, null, false, false)),
-                List.of(), false, false, null, 1400, null, false);
+                List.of(), false, false, null, 1400, null, false, null, null, RequestRecord.REQUEST);
         none = EngineObserver.NONE;
         stats = new ConnectionStats(Clock.systemUTC());
         OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()

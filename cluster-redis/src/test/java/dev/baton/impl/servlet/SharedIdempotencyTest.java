@@ -1,8 +1,8 @@
 package dev.baton.impl.servlet;
 
+import dev.baton.impl.concurrent.Await;
 import dev.baton.ChatRequest;
 import dev.baton.impl.cluster.ClusterSettings;
-import dev.baton.impl.cluster.redis.Await;
 import dev.baton.impl.cluster.redis.ClusterNode;
 import dev.baton.impl.cluster.redis.RedisProcess;
 import dev.baton.impl.concurrent.Scheduler;
@@ -154,7 +154,7 @@ class SharedIdempotencyTest {
         System.out.printf("claim with Redis frozen: %d ms (timeout 50 ms)%n", tookMs);
         assertTrue(tookMs < 50 + 30, "bounded by the 50 ms timeout (30 ms for the timer's resolution): " + tookMs);
 
-        Await.until(() -> !n[0].sync().connected(), Duration.ofSeconds(2), "A sees Redis frozen");
+        Await.until("A sees Redis frozen", () -> !n[0].sync().connected(), Duration.ofSeconds(2));
         start = System.nanoTime();
         assertEquals(new SharedIdempotency.Run(false), claim(onA, "key-6", BODY));
         assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 10, "no wait once known disconnected");

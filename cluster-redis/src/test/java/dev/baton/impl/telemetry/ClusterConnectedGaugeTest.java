@@ -1,8 +1,8 @@
 package dev.baton.impl.telemetry;
 
-import dev.baton.impl.cluster.redis.Await;
 import dev.baton.impl.cluster.redis.ClusterNode;
 import dev.baton.impl.cluster.redis.RedisProcess;
+import dev.baton.impl.concurrent.Await;
 import dev.baton.impl.engine.EngineFixture;
 import dev.baton.testkit.ProviderSimulatorExtension;
 import io.opentelemetry.api.common.Attributes;
@@ -31,7 +31,7 @@ class ClusterConnectedGaugeTest {
     }
 
     private void await(long value) throws InterruptedException {
-        Await.until(() -> connected() == value, Duration.ofSeconds(5), "baton.cluster.connected " + value);
+        Await.until("baton.cluster.connected " + value, () -> connected() == value, Duration.ofSeconds(5));
     }
 
     @Test

@@ -18,9 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>while tasks are being scheduled the thread wakes every {@link #BUSY_WAKE} at least, so a new timeout due
  *       later than that never has to wake it; every request's first timeout is often the earliest in the queue.</li>
  * </ul>
- * The {@code ScheduledThreadPoolExecutor} this replaces was woken by those first timeouts, or, kept from that by
- * leaving cancelled ones queued until a purge, spent 4.6% of a stream's server CPU on its heap
- * (docs/performance-history.md).
+ * A {@code ScheduledThreadPoolExecutor} does neither: it is woken by those first timeouts, or, kept from that by
+ * leaving cancelled ones queued until a purge, keeps a heap of dead entries that every schedule pays for.
  * With nothing scheduled for a while the thread sleeps until the first live deadline. A task runs on the timer's
  * thread and must not block. Thread-safe.
  */
@@ -28,8 +27,8 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
 
     /**
      * While timeouts are being scheduled the thread looks at least this often, so one due later never wakes it. A
-     * request's timeouts are seconds long, so this only has to be well under them; each look costs a wake-up (at 10 ms
-     * the looks alone cost 20 µs of CPU a request at 200 requests a second, measured).
+     * request's timeouts are seconds long, so this only has to be well under them; it is no shorter because
+     * each look is a wake-up of the thread, and at a modest request rate those wake-ups were the timer's largest cost.
      */
     static final Duration BUSY_WAKE = Duration.ofMillis(100);
     /** Cancelled entries are swept out together once there are more of them than this and than live ones. */
@@ -87,6 +86,17 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
     int queued() {
         synchronized (queue) {
             return queue.size();
+        }
+    }
+
+    /**
+     * Whether the thread's last look found nothing new scheduled and so sleeps until the earliest deadline, no longer
+     * waking every {@link #BUSY_WAKE}: for tests.
+     */
+    boolean sleepsUntilEarliestDeadline() {
+        synchronized (queue) {
+            Entry head = queue.peek();
+            return !busy && !untilWoken && head != null && nextLook == head.due;
         }
     }
 

@@ -82,7 +82,7 @@ final class CompleteMode implements AttemptMode {
 
     @Override
     public void served(Attempt attempt, Cost cost) {
-        result.complete(new ChatResponse(answer, loop.servedBy(attempt.candidate()), loop.id()).withCost(cost));
+        result.complete(new ChatResponse(answer, loop.servedBy(attempt.candidate()), loop.id(), null, cost));
     }
 
     @Override
@@ -97,6 +97,6 @@ final class CompleteMode implements AttemptMode {
 
     @Override
     public void degraded(String text, UpstreamFailedException cause) {
-        result.complete(ChatResponse.degraded(text, loop.request().model(), cause));
+        result.complete(DegradedAnswer.of(text, loop.request().model(), cause));
     }
 }

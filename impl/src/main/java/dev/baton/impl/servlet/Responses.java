@@ -68,7 +68,7 @@ final class Responses {
             return bytes(answer.toJson());
         }
         // The served-by members exactly as toJson() writes them, and nothing else.
-        JsonObject servedBy = new ChatResponse(JsonValue.EMPTY_JSON_OBJECT, answer.servedBy(), answer.requestId())
+        JsonObject servedBy = new ChatResponse(JsonValue.EMPTY_JSON_OBJECT, answer.servedBy(), answer.requestId(), null, null)
                 .toJson();
         return OpenAiShape.withCost(raw, servedBy, answer.cost()).getBytes(StandardCharsets.UTF_8);
     }

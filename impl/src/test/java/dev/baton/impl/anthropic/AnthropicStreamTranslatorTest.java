@@ -4,6 +4,7 @@ import dev.baton.ChatChunk;
 import dev.baton.FailureKind;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
+import dev.baton.wire.OpenAiShape;
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -52,8 +53,8 @@ class AnthropicStreamTranslatorTest {
     @Test
     void theRoleChunkCarriesNoOutputSoItIsNotTheCommitPoint() {
         List<JsonObject> chunks = feed(new AnthropicStreamTranslator(false), TEXT_STREAM);
-        assertFalse(new ChatChunk(chunks.get(0), null, null).hasOutput());
-        assertTrue(new ChatChunk(chunks.get(1), null, null).hasOutput());
+        assertFalse(OpenAiShape.hasOutput(chunks.get(0)));
+        assertTrue(OpenAiShape.hasOutput(chunks.get(1)));
         assertEquals("stop", new ChatChunk(chunks.get(3), null, null).finishReason());
     }
 

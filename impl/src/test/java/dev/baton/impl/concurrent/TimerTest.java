@@ -19,7 +19,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The one timer: tasks run in deadline order, cancelled ones never run, hold nothing and are swept out. */
 class TimerTest {
 
-    private final DeadlineTimer timer = DeadlineTimer.start(Thread::new);
+    private final List<Thread> threads = new CopyOnWriteArrayList<>();
+    private final DeadlineTimer timer = DeadlineTimer.start(task -> {
+        Thread thread = new Thread(task);
+        threads.add(thread);
+        return thread;
+    });
 
     @AfterEach
     void stop() {
@@ -38,7 +43,7 @@ class TimerTest {
     @Test
     void anEarlierTaskScheduledLaterWakesTheTimer() throws InterruptedException {
         timer.schedule(Duration.ofHours(1), () -> { });
-        sleepPastTheBusyLooks();
+        awaitTheBusyLooksEnd();
         CountDownLatch ran = new CountDownLatch(1);
         long start = System.nanoTime();
         timer.schedule(Duration.ofMillis(100), ran::countDown);
@@ -76,12 +81,15 @@ class TimerTest {
         WeakReference<Runnable> held = new WeakReference<>(task);
         timer.schedule(Duration.ofMillis(50), task).cancel();
         task = null;
-        for (int i = 0; i < 50 && held.get() != null; i++) {
+        Await.until("the timer lets go of the cancelled task", () -> {
             System.gc();
-            Thread.sleep(10);
-        }
+            return held.get() == null;
+        }, Duration.ofSeconds(5));
         assertNull(held.get(), "the timer's queue still holds the cancelled task");
-        Thread.sleep(100);
+        // Tasks run in deadline order: once one due after the cancelled task has run, that one would have too.
+        CountDownLatch later = new CountDownLatch(1);
+        timer.schedule(Duration.ofMillis(60), later::countDown);
+        assertTrue(later.await(5, TimeUnit.SECONDS));
         assertFalse(ran.get());
     }
 
@@ -98,7 +106,7 @@ class TimerTest {
     @Test
     void cancelledTimeoutsAreSweptOutWhileTheTimerSleepsUntilALaterDeadline() throws InterruptedException {
         timer.schedule(Duration.ofHours(1), () -> { }); // the live one
-        sleepPastTheBusyLooks();
+        awaitTheBusyLooksEnd();
         for (int i = 0; i < DeadlineTimer.SWEEP_AT * 3; i++) {
             timer.schedule(Duration.ofHours(2), () -> { }).cancel(); // later than the hour: no reason to wake
         }
@@ -110,8 +118,10 @@ class TimerTest {
         AtomicBoolean ran = new AtomicBoolean();
         timer.schedule(Duration.ofMillis(50), () -> ran.set(true));
         timer.close();
-        Thread.sleep(150);
-        assertFalse(ran.get());
+        Thread thread = threads.get(0);
+        thread.join(TimeUnit.SECONDS.toMillis(5));
+        assertFalse(thread.isAlive(), "the timer's thread still runs after close()");
+        assertFalse(ran.get(), "a task ran after close()");
     }
 
     /**
@@ -120,15 +130,13 @@ class TimerTest {
      */
     private void assertSweptOut() throws InterruptedException {
         int bound = 1 + DeadlineTimer.SWEEP_AT + 1;
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (timer.queued() > bound && System.nanoTime() < until) {
-            Thread.sleep(20);
-        }
-        assertTrue(timer.queued() <= bound, "cancelled timeouts left queued: " + (timer.queued() - 1));
+        Await.until("no more than " + bound + " timeouts left queued", () -> timer.queued() <= bound,
+                Duration.ofSeconds(5));
     }
 
-    /** Long enough for the busy looks to end: the thread then sleeps until the earliest deadline. */
-    private static void sleepPastTheBusyLooks() throws InterruptedException {
-        Thread.sleep(3 * DeadlineTimer.BUSY_WAKE.toMillis());
+    /** Waits for the busy looks to end: the thread then sleeps until the earliest deadline. */
+    private void awaitTheBusyLooksEnd() throws InterruptedException {
+        Await.until("the timer sleeps until its earliest deadline", timer::sleepsUntilEarliestDeadline,
+                Duration.ofSeconds(5));
     }
 }

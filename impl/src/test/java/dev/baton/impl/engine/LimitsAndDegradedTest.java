@@ -1,6 +1,5 @@
 package dev.baton.impl.engine;
 
-import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.FailureAction;
@@ -11,6 +10,7 @@ import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.record.RequestRecord;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
+import dev.baton.wire.OpenAiShape;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -138,7 +138,7 @@ class LimitsAndDegradedTest {
         sim.account("a").reset().setDefault(Behavior.serverError());
         EngineFixture.Outcome streamed = EngineFixture.Mode.STREAM.call(engine, ChatRequest.of("chat", "hi"));
         assertInstanceOf(UpstreamUnavailableException.class, streamed.error(), "a stream gets the error event");
-        assertTrue(streamed.chunks().stream().noneMatch(ChatChunk::hasOutput));
+        assertTrue(streamed.chunks().stream().noneMatch(c -> OpenAiShape.hasOutput(c.body())));
     }
 
     @Test

@@ -45,7 +45,7 @@ class ResponsesTest {
                         new AttemptRecord("b/org/model", "b", "openai", "org/model", "standby_a", 0, NOW, 5,
                                 FailureKind.CONNECTION, 0, null, null, "refused", null, false, false)),
                 List.of(new SkippedTarget("c/gpt", "standby_b", "ejected for 27s more")),
-                false, false, null, 60, null, false);
+                false, false, null, 60, null, false, null, null, RequestRecord.REQUEST);
         UpstreamFailedException e = new UpstreamUnavailableException("No target could serve the request.", 502,
                 "server_error", "upstream_error", null, Duration.ofMillis(2_300), record);
 
@@ -82,7 +82,7 @@ class ResponsesTest {
                 + "[{\"message\":{\"content\":\"h\\u00e9\"}}], \"usage\":{\"total_tokens\":3}}";
         for (ServedBy by : List.of(new ServedBy("gpt-4o", "openai", "primary", "0", "chat"),
                 new ServedBy("m\"x", "openai", "standby", "1.0", null))) {
-            ChatResponse answer = new ChatResponse(RawJsonObject.parse(provider), by, "req_1");
+            ChatResponse answer = new ChatResponse(RawJsonObject.parse(provider), by, "req_1", null, null);
 
             JsonObject written = Json.createReader(new StringReader(new String(Responses.body(answer),
                     StandardCharsets.UTF_8))).readObject();
@@ -99,7 +99,7 @@ class ResponsesTest {
         ServedBy by = new ServedBy("m", "openai", "primary", "primary", null);
         for (Cost cost : java.util.Arrays.asList(new Cost(new BigDecimal("0.00044"), "USD", "list"),
                 new Cost(new BigDecimal("1.5E-7"), "EUR", "custom"), null)) {
-            ChatResponse answer = new ChatResponse(RawJsonObject.parse(provider), by, "req_1").withCost(cost);
+            ChatResponse answer = new ChatResponse(RawJsonObject.parse(provider), by, "req_1", null, cost);
 
             String text = new String(Responses.body(answer), StandardCharsets.UTF_8);
             JsonObject written = Json.createReader(new StringReader(text)).readObject();

@@ -143,6 +143,7 @@ class ConnectionStatsTest {
 
     private RequestRecord record(ServedBy servedBy, AttemptRecord... attempts) {
         return new RequestRecord("req_" + System.nanoTime(), clock.instant(), servedBy != null, servedBy != null ? 200 : 502,
-                null, "demo", "demo", servedBy, List.of(attempts), List.of(), false, servedBy != null, null, 10, null, false);
+                null, "demo", "demo", servedBy, List.of(attempts), List.of(), false, servedBy != null, null, 10, null, false,
+                null, null, RequestRecord.REQUEST);
     }
 }

@@ -3,6 +3,7 @@ package dev.baton.impl.telemetry;
 import dev.baton.impl.engine.Call;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
+import dev.baton.impl.concurrent.Await;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.engine.EngineFixture;
 import dev.baton.impl.engine.FailoverEngine;
@@ -21,6 +22,7 @@ import io.opentelemetry.sdk.trace.data.SpanData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -130,7 +132,8 @@ class OtelObserverTest {
 
     @Test
     void backgroundProbesAreCountedByOutcomeAndTracedApartFromRequests() throws Exception {
-        // On real time, as in an application, with the shortest intervals the configuration allows.
+        // On real time, as in an application, with the shortest intervals the configuration allows: the prober's
+        // own timer thread sends the probes over loopback, and the test waits for what they change.
         start(Map.of("baton.connections.a.probe", "background", "baton.connections.a.probe-interval", "100ms",
                 "baton.connections.a.max-probe-interval", "200ms"));
         sim.account("a").setDefault(Behavior.serverError());
@@ -138,17 +141,12 @@ class OtelObserverTest {
         long requestsBefore = sum(otel.getMetrics(), "baton.connection.requests",
                 Attributes.of(AttributeKey.stringKey("baton.connection"), "a"));
         var health = engine.health().of("a");
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (sum(otel.getMetrics(), "baton.probes", probeOutcome("server_error")) < 1) {
-            assertTrue(System.nanoTime() < end, "no failed probe within 10 s");
-            Thread.sleep(20);
-        }
+        Await.until("a failed probe counted", () -> sum(otel.getMetrics(), "baton.probes",
+                probeOutcome("server_error")) >= 1, Duration.ofSeconds(10));
         sim.account("a").setDefault(Behavior.ok());
-        while (!health.snapshot().state().equals("healthy") || otel.getSpans().stream()
-                .noneMatch(s -> s.getName().equals("probe a") && s.getStatus().getStatusCode() != StatusCode.ERROR)) {
-            assertTrue(System.nanoTime() < end, "not restored within 10 s");
-            Thread.sleep(20);
-        }
+        Await.until("a restored by a traced probe", () -> health.snapshot().state().equals("healthy")
+                && otel.getSpans().stream().anyMatch(s -> s.getName().equals("probe a")
+                        && s.getStatus().getStatusCode() != StatusCode.ERROR), Duration.ofSeconds(10));
 
         List<MetricData> metrics = otel.getMetrics();
         assertEquals(1, sum(metrics, "baton.probes", probeOutcome("ok")));

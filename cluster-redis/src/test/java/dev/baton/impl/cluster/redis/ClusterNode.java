@@ -1,5 +1,6 @@
 package dev.baton.impl.cluster.redis;
 
+import dev.baton.impl.concurrent.Await;
 import dev.baton.impl.cluster.ClusterSettings;
 import dev.baton.impl.cluster.ClusterSync;
 import dev.baton.impl.engine.EngineFixture;

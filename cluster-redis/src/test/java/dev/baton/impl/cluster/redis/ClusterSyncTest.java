@@ -1,5 +1,6 @@
 package dev.baton.impl.cluster.redis;
 
+import dev.baton.impl.concurrent.Await;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.impl.cluster.ClusterChange;
@@ -73,9 +74,7 @@ class ClusterSyncTest {
         sim.account("a").enqueue(Behavior.rateLimited(Duration.ofSeconds(20)));
 
         assertEquals("b", chat(a).servedBy().connection(), "A's request goes on to b after a's 429");
-        long tookMs = Await.until(
-                () -> b.engine().health().of("a").availability("m").state() == Availability.State.PARKED,
-                Duration.ofMillis(200), "node B learns that a is parked");
+        long tookMs = Await.until("node B learns that a is parked", () -> b.engine().health().of("a").availability("m").state() == Availability.State.PARKED, Duration.ofMillis(200));
 
         for (int i = 0; i < 10; i++) {
             assertEquals("b", chat(b).servedBy().connection(), "B keeps off a during its Retry-After");
@@ -99,14 +98,13 @@ class ClusterSyncTest {
         sim.account("a").enqueue(Behavior.rateLimited(Duration.ofSeconds(20)));
         assertEquals("b", chat(a).servedBy().connection());
         a.engine().health().eject("b", Duration.ofMinutes(1), "maintenance");
-        Await.until(() -> a.sync().store().shared().exceptionally(slow -> Map.of()).join().keySet()
-                .containsAll(Set.of("a", "b")), Duration.ofSeconds(1), "A's two changes stored in Redis");
+        Await.until("A's two changes stored in Redis", () -> a.sync().store().shared().exceptionally(slow -> Map.of()).join().keySet()
+                .containsAll(Set.of("a", "b")), Duration.ofSeconds(1));
 
         ClusterNode late = ClusterNode.start("late", route(), settings);
         nodes.add(late);
-        Await.until(() -> late.engine().health().of("a").availability("m").state() == Availability.State.PARKED
-                && "ejected".equals(late.engine().health().of("b").snapshot().state()), Duration.ofMillis(500),
-                "the new node adopts the stored states at its first connection");
+        Await.until("the new node adopts the stored states at its first connection", () -> late.engine().health().of("a").availability("m").state() == Availability.State.PARKED
+                && "ejected".equals(late.engine().health().of("b").snapshot().state()), Duration.ofMillis(500));
         assertEquals(0, late.sync().view().staleness().learned(), "old states are not counted as staleness");
     }
 
@@ -115,8 +113,7 @@ class ClusterSyncTest {
         List<ClusterNode> c = cluster(route(), "A", "B", "C");
         c.get(0).engine().health().eject("a", Duration.ofMinutes(5), "provider maintenance");
         for (ClusterNode n : c.subList(1, 3)) {
-            Await.until(() -> "ejected".equals(n.engine().health().of("a").snapshot().state()), Duration.ofMillis(200),
-                    n.name() + " learns the operator's ejection");
+            Await.until(n.name() + " learns the operator's ejection", () -> "ejected".equals(n.engine().health().of("a").snapshot().state()), Duration.ofMillis(200));
             assertEquals("operator", n.engine().health().of("a").snapshot().ejectedBy());
             assertEquals("provider maintenance", n.engine().health().of("a").snapshot().ejectReason());
         }
@@ -124,8 +121,7 @@ class ClusterSyncTest {
 
         c.get(1).engine().health().restore("a");
         for (ClusterNode n : List.of(c.get(0), c.get(2))) {
-            Await.until(() -> "healthy".equals(n.engine().health().of("a").snapshot().state()), Duration.ofMillis(200),
-                    n.name() + " learns the restoration made on B");
+            Await.until(n.name() + " learns the restoration made on B", () -> "healthy".equals(n.engine().health().of("a").snapshot().state()), Duration.ofMillis(200));
         }
         assertEquals("a", chat(c.get(0)).servedBy().connection());
         assertEquals(1, sim.account("a").requestCount(), "a served only after its restoration");
@@ -142,12 +138,10 @@ class ClusterSyncTest {
 
         assertEquals("b", chat(c.get(0)).servedBy().connection(), "A's request fails over after a's 500");
         for (ClusterNode n : c) {
-            Await.until(() -> "ejected".equals(n.engine().health().of("a").snapshot().state()), Duration.ofMillis(200),
-                    n.name() + " knows a is ejected");
+            Await.until(n.name() + " knows a is ejected", () -> "ejected".equals(n.engine().health().of("a").snapshot().state()), Duration.ofMillis(200));
         }
         for (ClusterNode n : c) {
-            Await.until(() -> "healthy".equals(n.engine().health().of("a").snapshot().state()), Duration.ofSeconds(3),
-                    n.name() + " sees a back after one node's probe");
+            Await.until(n.name() + " sees a back after one node's probe", () -> "healthy".equals(n.engine().health().of("a").snapshot().state()), Duration.ofSeconds(3));
         }
         // What must not happen, a second node probing too, leaves nothing to wait for: allow it a tenth of the lease.
         Thread.sleep(c.get(0).sync().ttl().toMillis() / 10);
@@ -168,8 +162,7 @@ class ClusterSyncTest {
 
         assertEquals("b", chat(c.get(1)).servedBy().connection());
         for (ClusterNode n : c) {
-            Await.until(() -> "healthy".equals(n.engine().health().of("a").snapshot().state()), Duration.ofSeconds(5),
-                    n.name() + " sees a back after two failed probes and a good one");
+            Await.until(n.name() + " sees a back after two failed probes and a good one", () -> "healthy".equals(n.engine().health().of("a").snapshot().state()), Duration.ofSeconds(5));
         }
         Thread.sleep(500); // what must not happen, a second probe in a round, leaves nothing to wait for
         assertEquals(4, sim.account("a").requestCount(), "one request and three probes: one per round, cluster-wide");
@@ -184,7 +177,7 @@ class ClusterSyncTest {
         ClusterNode a = c.get(0);
         ClusterNode b = c.get(1);
         // A change B reads in its start-up re-sync (from the store, untimed) is not counted as learned: start after it.
-        Await.until(() -> b.sync().view().lastResync() != null, Duration.ofSeconds(5), "B re-synced on connecting");
+        Await.until("B re-synced on connecting", () -> b.sync().view().lastResync() != null, Duration.ofSeconds(5));
         Instant resynced = b.sync().view().lastResync();
         int rounds = 200;
         for (int i = 0; i < rounds; i++) {
@@ -195,8 +188,7 @@ class ClusterSyncTest {
                 a.engine().health().restore("a");
             }
             String expected = eject ? "ejected" : "healthy";
-            Await.until(() -> expected.equals(b.engine().health().of("a").snapshot().state()), Duration.ofMillis(200),
-                    "B adopts change " + i);
+            Await.until("B adopts change " + i, () -> expected.equals(b.engine().health().of("a").snapshot().state()), Duration.ofMillis(200));
         }
         Staleness.Figures figures = b.sync().view().staleness();
         // A heartbeat B missed on a loaded machine makes it re-sync when it answers again. A re-sync may read A's

@@ -1,5 +1,6 @@
 package dev.baton.impl.cluster.redis;
 
+import dev.baton.impl.concurrent.Await;
 import dev.baton.impl.cluster.ClusterSettings;
 import dev.baton.impl.cluster.ClusterStore;
 import dev.baton.impl.cluster.ClusterStores;
@@ -23,7 +24,7 @@ class RedisClusterStoreProviderTest {
             assertInstanceOf(RedisClusterStore.class, store);
             assertEquals("redis redis://127.0.0.1:6379", store.describe());
             store.start(message -> { }, up -> { });
-            Await.until(store::connected, Duration.ofSeconds(5), "the store connects");
+            Await.until("the store connects", store::connected, Duration.ofSeconds(5));
             store.put("provider-test", "v", Duration.ofSeconds(5)).get(1, TimeUnit.SECONDS);
             assertEquals("v", store.get("provider-test").get(1, TimeUnit.SECONDS));
         }

@@ -1,5 +1,6 @@
 package dev.baton.impl.cluster.redis;
 
+import dev.baton.impl.concurrent.Await;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.impl.cluster.ClusterSettings;
@@ -17,7 +18,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import static dev.baton.impl.cluster.redis.Await.until;
+import static dev.baton.impl.concurrent.Await.until;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -99,8 +100,7 @@ class RedisOutageTest {
                 throw new IllegalStateException(e);
             }
         });
-        until(() -> !a.sync().connected() && !b.sync().connected(), Duration.ofSeconds(2),
-                "both nodes see Redis gone (baton.cluster.connected 0)");
+        until("both nodes see Redis gone (baton.cluster.connected 0)", () -> !a.sync().connected() && !b.sync().connected(), Duration.ofSeconds(2));
         Latencies down = serve(40, () -> { });
         assertNoWait(before, during, "while Redis was killed");
         assertNoWait(before, down, "while Redis was down");
@@ -113,15 +113,13 @@ class RedisOutageTest {
         assertEquals(Availability.State.AVAILABLE, b.engine().health().of("a").availability("m").state());
 
         redis.restart(); // empty, as a fresh replica would be
-        until(() -> a.sync().connected() && b.sync().connected(), Duration.ofSeconds(5), "both nodes reconnect");
-        until(() -> b.engine().health().of("a").availability("m").state() == Availability.State.PARKED,
-                Duration.ofSeconds(1), "B learns at the re-sync what A learned while apart");
+        until("both nodes reconnect", () -> a.sync().connected() && b.sync().connected(), Duration.ofSeconds(5));
+        until("B learns at the re-sync what A learned while apart", () -> b.engine().health().of("a").availability("m").state() == Availability.State.PARKED, Duration.ofSeconds(1));
         assertTrue(a.sync().view().lastResync() != null);
 
         // And the channel works again: a change on B reaches A.
         b.engine().health().eject("b", Duration.ofMinutes(1), "after the outage");
-        until(() -> "ejected".equals(a.engine().health().of("b").snapshot().state()), Duration.ofMillis(200),
-                "A learns B's change after the restart");
+        until("A learns B's change after the restart", () -> "ejected".equals(a.engine().health().of("b").snapshot().state()), Duration.ofMillis(200));
     }
 
     @Test
@@ -138,14 +136,12 @@ class RedisOutageTest {
         long start = System.nanoTime();
         a.engine().health().eject("b", Duration.ofMinutes(1), "while frozen");
         assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 50, "an ejection does not wait for Redis");
-        until(() -> !a.sync().connected() && !b.sync().connected(), Duration.ofSeconds(2),
-                "the heartbeat notices a Redis that does not answer");
+        until("the heartbeat notices a Redis that does not answer", () -> !a.sync().connected() && !b.sync().connected(), Duration.ofSeconds(2));
         assertNoWait(before, frozen, "while Redis was frozen");
         assertFalse(b.engine().health().of("b").snapshot().state().equals("ejected"), "B did not hear of it");
 
         redis.freeze(false);
-        until(() -> a.sync().connected() && b.sync().connected(), Duration.ofSeconds(3), "both nodes see Redis back");
-        until(() -> "ejected".equals(b.engine().health().of("b").snapshot().state()), Duration.ofSeconds(1),
-                "B learns at the re-sync the ejection A made while Redis was frozen");
+        until("both nodes see Redis back", () -> a.sync().connected() && b.sync().connected(), Duration.ofSeconds(3));
+        until("B learns at the re-sync the ejection A made while Redis was frozen", () -> "ejected".equals(b.engine().health().of("b").snapshot().state()), Duration.ofSeconds(1));
     }
 }

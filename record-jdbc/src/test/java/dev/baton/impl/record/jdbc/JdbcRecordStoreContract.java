@@ -506,7 +506,7 @@ abstract class JdbcRecordStoreContract {
         List<SkippedTarget> skipped = List.of(new SkippedTarget("west/claude-sonnet", "standby_b",
                 "out of deadline"));
         return new RequestRecord(id, at, false, 200, "upstream_unavailable", "gpt-4o", null, null, attempts,
-                skipped, false, false, null, 75, null, true);
+                skipped, false, false, null, 75, null, true, null, null, RequestRecord.REQUEST);
     }
 
     /** A background probe that a rejected key failed. */
@@ -524,6 +524,6 @@ abstract class JdbcRecordStoreContract {
                 "primary", 0, at, 30, FailureKind.INVALID_REQUEST, 400, "invalid_request_error", "context_length",
                 "This model's maximum context length is 128000 tokens", null, false, false));
         return new RequestRecord(id, at, false, 400, "invalid_request", "gpt-4o", null, null, attempts, List.of(),
-                false, false, null, 31, null, false);
+                false, false, null, 31, null, false, null, null, RequestRecord.REQUEST);
     }
 }
