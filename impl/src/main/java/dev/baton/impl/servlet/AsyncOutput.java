@@ -5,7 +5,6 @@ import dev.baton.impl.http.ReadBurst;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
-import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
@@ -14,7 +13,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -205,6 +203,11 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         }
     }
 
+    /** Where the output rests; for tests. */
+    State state() {
+        return state;
+    }
+
     private boolean finishing() {
         return queue.peekLast() == END;
     }
@@ -243,42 +246,43 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         while (state == State.WRITING) {
             State stalled = firstEvent ? from : State.WAITING_FOR_CLIENT;
             byte[] next = queue.peek();
-            if (next == END) {
+            if (next != null && next != END) {
+                queue.poll();
+                demanded = false;
+                pending.stage(next);
+            }
+            if (firstEvent && !pending.isEmpty() && !finishing()) {
+                // The caller's first token waits neither for the events the provider sent with it nor, when the
+                // whole stream came in one read, for the completion.
+                if (!pending.write(out) || !pending.flush(out)) {
+                    return stalled;
+                }
+                firstEvent = false;
+                // Open Liberty at times holds back what a response's first flush sends until its next flush. So it
+                // counts as unflushed: inside a provider's read, the read's end flushes it with whatever came
+                // meanwhile; outside one, it is flushed again now.
+                pending.flushAgain();
+                holding = ReadBurst.defer(this::endOfRead);
+                if (!holding && !pending.flush(out)) {
+                    return State.WAITING_FOR_CLIENT;
+                }
+            } else if (next == END) {
                 if (!pending.write(out)) {
                     return stalled;
                 }
                 // complete() sends what was written, on Open Liberty from another thread: on a quiet server the answer
-                // leaves from here, a hand-off sooner. On a busy one that flush costs more CPU than it saves time, and
-                // a write not yet done (not ready) is always left to complete().
+                // leaves from here, a hand-off sooner (see OpenResponses). A write the container has not finished
+                // (not ready) is left to complete().
                 if (openResponses.quiet() && pending.hasUnflushed() && pending.flush(out) && firstEvent) {
-                    pending.flushAgain(); // see below: the response's first flush
+                    pending.flushAgain(); // the response's first flush, as above
                     pending.flush(out);
                 }
                 moveTo(State.COMPLETED); // before complete(): the container's onComplete then needs no lock
                 stopLastResort();
                 async.complete();
                 return State.COMPLETED;
-            }
-            if (next != null) {
-                queue.poll();
-                demanded = false;
-                pending.stage(next);
-                if (firstEvent && !finishing()) {
-                    // The caller's first token waits neither for the events the provider sent with it nor, when the
-                    // whole stream came in one read, for the completion.
-                    if (!pending.write(out) || !pending.flush(out)) {
-                        return stalled;
-                    }
-                    firstEvent = false;
-                    // Open Liberty at times holds back what a response's first flush sends until its next flush. So
-                    // it counts as unflushed: inside a provider's read the read's end flushes it (with whatever came
-                    // meanwhile), outside one it is flushed again now.
-                    pending.flushAgain();
-                    holding = ReadBurst.defer(this::endOfRead);
-                    if (!holding && !pending.flush(out)) {
-                        return State.WAITING_FOR_CLIENT;
-                    }
-                } else if (pending.staged() >= STAGE_LIMIT && !pending.write(out)) {
+            } else if (next != null) {
+                if (pending.staged() >= STAGE_LIMIT && !pending.write(out)) {
                     return stalled;
                 }
             } else if (!demanded) {
@@ -288,7 +292,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                 demanded = true;
                 whenDrained.run();
             } else if (firstEvent) {
-                return from; // nothing written: flushing now would commit the status line before the answer is known
+                return from; // nothing to write; a flush now would commit the status line before the answer is known
             } else {
                 // The stream has nothing more at hand: what was taken leaves now or, inside a provider's read that
                 // may hold more events, when that read ends.
@@ -465,49 +469,6 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         void drop() {
             staged = null;
             length = 0;
-        }
-    }
-
-    /**
-     * The responses of one application not yet ended, to tell a quiet server from a busy one: while no more are open
-     * than there are cores, a core is free for the extra flush that sends a finished answer before its completion.
-     * Thread-safe.
-     */
-    static final class OpenResponses {
-        private static final String ATTRIBUTE = OpenResponses.class.getName();
-
-        private final AtomicInteger open = new AtomicInteger();
-        private final int quietUpTo;
-
-        OpenResponses(int quietUpTo) {
-            this.quietUpTo = quietUpTo;
-        }
-
-        /** The application's own, kept in its servlet context: every servlet's responses count. */
-        static OpenResponses of(ServletContext application) {
-            if (application.getAttribute(ATTRIBUTE) instanceof OpenResponses found) {
-                return found;
-            }
-            synchronized (OpenResponses.class) {
-                if (application.getAttribute(ATTRIBUTE) instanceof OpenResponses found) {
-                    return found;
-                }
-                OpenResponses created = new OpenResponses(Runtime.getRuntime().availableProcessors());
-                application.setAttribute(ATTRIBUTE, created);
-                return created;
-            }
-        }
-
-        void opened() {
-            open.incrementAndGet();
-        }
-
-        void closed() {
-            open.decrementAndGet();
-        }
-
-        boolean quiet() {
-            return open.get() <= quietUpTo;
         }
     }
 }
