@@ -405,6 +405,7 @@ class AsyncOutputTest {
         assertEquals(NEW, output.state());
 
         output.start(() -> { }, () -> { });
+        assertSame(output, out.listener, "it is written in non-blocking mode, then");
         out.ready = true;
         output.onWritePossible();
         assertEquals(List.of("w:{\"error\":1}", "complete"), log);
@@ -427,14 +428,17 @@ class AsyncOutputTest {
     }
 
     @Test
-    void insideAProviderReadTheOutputHoldsWhatCameUntilTheReadEnds() {
+    void insideAProviderReadTheOutputHoldsWhatCameUntilTheReadEnds() throws InterruptedException {
         startCountingAsks(new ArrayList<>());
         output.send(bytes("e1"));
         assertEquals(IDLE, output.state());
         try (ReadBurst.Read ignored = ReadBurst.read()) {
             output.send(bytes("e2"));
             assertEquals(HOLDING, output.state());
-            output.onWritePossible(); // the container's callback does not cut the read's batch short
+            // The container's callback, on a thread of its own, does not cut the read's batch short.
+            Thread container = new Thread(output::onWritePossible);
+            container.start();
+            container.join();
             assertEquals(HOLDING, output.state());
             output.send(bytes("e3"));
         }
