@@ -62,8 +62,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
          */
         NEW,
         /**
-         * Nothing sent yet: the first event is written and flushed on its own, since the caller is waiting for it.
-         * Also while the client cannot take it yet: {@link #onWritePossible()} resumes.
+         * Nothing flushed yet: the first event is written and flushed on its own, since the caller is waiting for
+         * it. Also while the client cannot take it yet: {@link #onWritePossible()} resumes.
          */
         FIRST_EVENT,
         /** Everything taken was written and flushed; the stream has been asked for its next event. */
@@ -296,7 +296,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
             } else {
                 // The stream has nothing more at hand: what was taken leaves now or, inside a provider's read that
                 // may hold more events, when that read ends.
-                if (holding || !pending.isEmpty() && ReadBurst.defer(this::endOfRead)) {
+                if (holding || (!pending.isEmpty() && ReadBurst.defer(this::endOfRead))) {
                     return State.HOLDING;
                 }
                 return pending.write(out) && pending.flush(out) ? State.IDLE : State.WAITING_FOR_CLIENT;
