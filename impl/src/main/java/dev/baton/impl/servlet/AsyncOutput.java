@@ -13,79 +13,123 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Queue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * Non-blocking output for one async response: bytes are queued and written only while the
- * container says the connection can take them ({@link ServletOutputStream#isReady()}); the rest is
- * written from {@link #onWritePossible()}. No thread waits on a slow client.
+ * Non-blocking output for one async response (a JSON answer or an event stream): bytes are written only while the
+ * container says the client can take them ({@link ServletOutputStream#isReady()}), and the rest from
+ * {@link #onWritePossible()}. No thread waits on a slow client.
  *
- * <p>{@code whenDrained} runs each time the queue empties, which is where a stream asks its
- * upstream for the next chunk: back-pressure from the client's socket reaches the provider's.
- * {@code whenGone} runs once when the client disconnects, the write fails or the container ends
- * the async cycle, which is where the upstream exchange is cancelled.
+ * <p>{@code whenDrained} asks the stream for its next event, once everything before it is taken: back-pressure from
+ * the client's socket reaches the provider's. {@code whenGone} runs once when the client disconnects, a write fails
+ * or the container ends the async cycle, which is where the upstream exchange is cancelled.
  *
- * <p>When the last resort is reached, the client gets the {@code timeoutAnswer} if nothing was sent yet
- * (built only then: nearly every request ends long before),
- * and the cycle ends either way: no request is left hanging. The last resort is Baton's timer, not the container's
- * async timeout, which is switched off: Open Liberty keeps each cancelled async timeout queued until it is due or a
- * purge every 30 s, which holds the request's objects that long and runs on whichever thread completes a response.
+ * <p>Writes cost the container more than bytes do, so events are batched: the first event leaves on its own (the
+ * caller is waiting for it), then what the stream has at hand, or what arrived in one network read of the provider's
+ * answer ({@link ReadBurst}), leaves in one write and one flush.
  *
- * <p>Thread-safe: writes are serialised by the instance lock.
+ * <p>The states, every change made by {@link #moveTo}:
+ * <pre>
+ *   NEW ──start()──▶ FIRST_EVENT
+ *    │                   │ send(), finish(), onWritePossible(), the end of a provider's read
+ *    │ finish()          ▼
+ *    └────────────▶ WRITING ──▶ FIRST_EVENT | IDLE | HOLDING | WAITING_FOR_CLIENT   (then back to WRITING)
+ *                        │                     (NEW, when an answer finished before start() must wait)
+ *                        └──▶ COMPLETED   the end was written
+ *
+ *   any state but COMPLETED ──▶ GONE   client gone, write failed, cycle ended by the container, last resort
+ * </pre>
+ *
+ * <p>The last resort is Baton's timer, not the container's async timeout, which is switched off: Open Liberty keeps
+ * each cancelled async timeout queued until it is due or purged, which holds the request's objects that long and runs
+ * on whichever thread completes a response. When it fires, the client gets the {@code timeoutAnswer} if nothing was
+ * sent yet (built only then: nearly every request ends long before), and the cycle ends either way.
+ *
+ * <p>Thread-safe: everything but the container's {@code onComplete} runs under the instance lock.
  */
 final class AsyncOutput implements WriteListener, AsyncListener {
 
     /** Staged events are written once they reach this many bytes, so a long burst neither waits nor piles up. */
     static final int STAGE_LIMIT = 8192;
 
-    /** The responses of this application not yet ended. */
-    private static final OpenResponses OPEN_RESPONSES =
-            new OpenResponses(Runtime.getRuntime().availableProcessors());
+    /** Queued by {@link #finish()} behind the last event: the response completes once everything before it is written. */
+    private static final byte[] END = new byte[0];
+
+    enum State {
+        /**
+         * {@link #start} not called: the container's stream is still blocking. Events wait for {@code start}; an
+         * answer finished now is written at once and never switches to non-blocking mode.
+         */
+        NEW,
+        /**
+         * Nothing flushed yet: the first event is written and flushed on its own, since the caller is waiting for
+         * it. Also while the client cannot take it yet: {@link #onWritePossible()} resumes.
+         */
+        FIRST_EVENT,
+        /** Everything taken was written and flushed; the stream has been asked for its next event. */
+        IDLE,
+        /**
+         * What arrived during the provider's current network read is staged (or written, not flushed) until the read
+         * ends, to leave in one write and one flush. The stream has been asked for its next event.
+         */
+        HOLDING,
+        /**
+         * The container cannot take more. Entered only right after {@code isReady()} answered false, which obliges
+         * the container to call {@link #onWritePossible()}: that resumes.
+         */
+        WAITING_FOR_CLIENT,
+        /**
+         * The write loop runs, on the thread holding the lock. What the stream sends from inside it (answering an ask
+         * at once) is only queued: the loop takes it.
+         */
+        WRITING,
+        /** The end was written and the response completed. */
+        COMPLETED,
+        /** Ended early: the client went away, a write failed, the container ended the cycle or the last resort fired. */
+        GONE;
+
+        boolean ended() {
+            return this == COMPLETED || this == GONE;
+        }
+
+        /** The transitions of the diagram above. */
+        boolean canMoveTo(State next) {
+            return switch (this) {
+                case NEW -> next == FIRST_EVENT || next == WRITING || next == GONE;
+                case FIRST_EVENT, IDLE, HOLDING, WAITING_FOR_CLIENT -> next == WRITING || next == GONE;
+                case WRITING -> next != WRITING;
+                case COMPLETED, GONE -> false;
+            };
+        }
+    }
 
     private final AsyncContext async;
     private final OpenResponses openResponses;
     private final ServletOutputStream out;
-    private final Queue<byte[]> queue = new ArrayDeque<>();
     private final Supplier<Answer> timeoutAnswer;
-    /** Set at the end of construction; a timer due at once could fire before. */
-    private volatile Scheduler.Scheduled lastResort;
+    /** Events not yet taken, then possibly {@link #END}; nothing is queued after it. */
+    private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
+    private final Pending pending = new Pending();
+    /** Written under the lock; read without it by the container's {@code onComplete} (see {@link #gone()}). */
+    private volatile State state = State.NEW;
+    /**
+     * The stream has been asked for an event that has not come yet. It is asked for one at a time: asking again
+     * before it comes would let two in.
+     */
+    private boolean demanded;
     private Runnable whenDrained = () -> { };
     private Runnable whenGone = () -> { };
-    private boolean started;
-    private boolean finishing;
-    private boolean closed;
-    /**
-     * Set just before the response is completed normally. The container's {@code onComplete} then returns without the
-     * lock, which the completing thread may still hold: waiting for it cost a contended monitor and a wake-up a request.
-     */
-    private volatile boolean completed;
-    /** Written since the last flush; flushing nothing would commit the status line too early. */
-    private boolean unflushed;
-    /** {@code whenDrained} ran since the last write: whatever it had at hand is queued. */
-    private boolean asked;
-    /** The first write was flushed on its own (a stream's first event). */
-    private boolean committed;
-    /** Flushes so far, counted up to two (see {@link #flush()}). */
-    private int flushes;
-    /** A flush waits for the end of the provider's read on this thread ({@link ReadBurst}). */
-    private boolean flushDeferred;
-    /** Inside {@link #drain()}, on this thread (the lock is reentrant). */
-    private boolean draining;
-    /**
-     * Events taken from the queue but not yet written: a burst goes to the container in one write, since each write
-     * into its output stream has a cost of its own. Let go of once written, so an idle stream holds none.
-     */
-    private byte[] staged;
-    private int stagedLength;
-    /** {@link #staged} is this output's own copy, not a caller's array. */
-    private boolean stagedOwned;
+    /** Set at the end of construction; a timer due at once could fire before. */
+    private volatile Scheduler.Scheduled lastResort;
 
-    /** @param lastResort how long the response may take in all, on {@code timer} */
+    /**
+     * Counts the response among its application's open ones (see {@link OpenResponses#of}).
+     *
+     * @param lastResort how long the response may take in all, on {@code timer}
+     */
     AsyncOutput(AsyncContext async, Duration lastResort, Scheduler timer, Supplier<Answer> timeoutAnswer)
             throws IOException {
-        this(async, lastResort, timer, timeoutAnswer, OPEN_RESPONSES);
+        this(async, lastResort, timer, timeoutAnswer, OpenResponses.of(async.getRequest().getServletContext()));
     }
 
     AsyncOutput(AsyncContext async, Duration lastResort, Scheduler timer, Supplier<Answer> timeoutAnswer,
@@ -96,8 +140,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         this.out = async.getResponse().getOutputStream();
         async.setTimeout(0);
         async.addListener(this);
+        openResponses.opened(); // before the timer: ending the response counts it out
         this.lastResort = timer.schedule(lastResort, this::timedOut);
-        openResponses.count.incrementAndGet();
     }
 
     /**
@@ -105,28 +149,31 @@ final class AsyncOutput implements WriteListener, AsyncListener {
      * finished before this was written in blocking mode and needs neither.
      */
     synchronized void start(Runnable drained, Runnable gone) {
-        if (closed) {
+        if (state.ended()) {
             return;
         }
         this.whenDrained = drained;
         this.whenGone = gone;
-        if (!started) {
-            started = true;
+        if (state == State.NEW) {
+            moveTo(State.FIRST_EVENT); // before the listener: the container may call it at once
             out.setWriteListener(this);
         }
     }
 
+    /** Queues an event; before {@link #start} it waits for it. */
     synchronized void send(byte[] bytes) {
-        if (closed || finishing) {
+        if (state.ended() || finishing()) {
             return;
         }
         queue.add(bytes);
-        drain();
+        if (state != State.NEW) {
+            drain();
+        }
     }
 
     /** Queues {@code last} and completes the response once it is written: the end costs no flush of its own. */
     synchronized void finish(byte[] last) {
-        if (closed || finishing) {
+        if (state.ended() || finishing()) {
             return;
         }
         queue.add(last);
@@ -135,10 +182,12 @@ final class AsyncOutput implements WriteListener, AsyncListener {
 
     /** Completes the response once everything queued has been written. */
     synchronized void finish() {
-        if (closed) {
+        if (state.ended()) {
             return;
         }
-        finishing = true;
+        if (!finishing()) {
+            queue.add(END);
+        }
         drain();
     }
 
@@ -147,149 +196,113 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         drain();
     }
 
-    /**
-     * Takes what is queued, asking a stream for more each time the queue is empty. A stream's first event is written
-     * and flushed alone, since the caller is waiting for it; after it, what the stream had at hand is written in one
-     * go (or in {@link #STAGE_LIMIT} pieces) and flushed at the end of the provider's read this thread is in
-     * ({@link ReadBurst}): a provider often sends several events in one packet, and they reach this output one by one.
-     * A burst of events costs one network write, not one each. Nothing is written while the container is not ready;
-     * {@link #onWritePossible()} resumes.
-     */
-    private void drain() {
-        if (draining) {
-            return; // a send from inside whenDrained: the loop below takes it
+    /** The provider's read that held the last events has ended: they leave together. */
+    private synchronized void endOfRead() {
+        if (state == State.HOLDING) { // otherwise they left already, or wait for the client
+            drain(false);
         }
-        draining = true;
+    }
+
+    /** Where the output rests; for tests. */
+    State state() {
+        return state;
+    }
+
+    private boolean finishing() {
+        return queue.peekLast() == END;
+    }
+
+    private void drain() {
+        drain(state == State.HOLDING);
+    }
+
+    /** @param holding the end of the current provider's read will flush what is pending */
+    private void drain(boolean holding) {
+        if (state == State.WRITING || state.ended()) {
+            return; // from inside the loop, which takes what was queued
+        }
+        State from = state;
+        moveTo(State.WRITING);
         try {
-            while (!closed) {
-                byte[] next = queue.poll();
-                if (next != null) {
-                    stage(next);
-                    asked = false;
-                    if (!committed && !finishing) {
-                        // A stream's first event leaves at once: the caller's time to first token does not wait
-                        // for the events the provider sent with it, nor, when the whole stream came in one read, for
-                        // the completion (Liberty hands that to another thread: +450 µs to first byte, measured).
-                        committed = true;
-                        if (!writeStaged()) {
-                            return;
-                        }
-                        flush();
-                    } else if (stagedLength >= STAGE_LIMIT && !writeStaged()) {
-                        return;
-                    }
-                } else if (finishing) {
-                    if (!writeStaged()) {
-                        return;
-                    }
-                    // complete() flushes, on another thread on Open Liberty. On a quiet server the answer leaves
-                    // from here, a hand-off sooner; under load that write costs more CPU than it saves time, and a
-                    // write still pending (not ready) is finished by complete() (docs/performance-history.md,
-                    // "The tenth steps" and "The eleventh steps").
-                    if (unflushed && openResponses.quiet() && out.isReady()) {
-                        out.flush();
-                        flushes++;
-                        secondFlush(); // when that was the response's first flush, which Open Liberty may hold
-                    }
-                    close();
-                    completed = true;
-                    stopLastResort();
-                    async.complete();
-                    return;
-                } else if (!asked) {
-                    if (stagedLength == 0 && !out.isReady()) {
-                        return; // the caller is slow: the stream waits with it
-                    }
-                    asked = true;
-                    whenDrained.run();
-                } else {
-                    // Nothing more at hand: what was taken leaves now, or, inside a provider's read that may hold
-                    // more events, once that read is handed on.
-                    if (!flushDeferred) {
-                        flushDeferred = (stagedLength > 0 || unflushed) && ReadBurst.defer(this::endOfBurst);
-                        if (!flushDeferred && writeStaged()) {
-                            flush();
-                        }
-                    }
-                    return;
-                }
+            State next = write(from, holding);
+            if (state == State.WRITING) {
+                moveTo(next);
             }
         } catch (IOException | IllegalStateException e) {
             gone();
         } finally {
-            draining = false;
-        }
-    }
-
-    /** The provider's read that held the last events was handed on: they leave together. */
-    private synchronized void endOfBurst() {
-        flushDeferred = false;
-        try {
-            // Not ready: a write is still pending, and onWritePossible() writes and flushes once it is done.
-            if (!closed && writeStaged()) {
-                flush();
-                secondFlush();
+            if (state == State.WRITING) {
+                gone(); // anything else thrown: end the response rather than leave it stuck
             }
-        } catch (IOException | IllegalStateException e) {
-            gone();
         }
-    }
-
-    /** Adds {@code bytes} to what is staged: a lone item is kept as it is, a second one starts a copy of both. */
-    private void stage(byte[] bytes) {
-        if (stagedLength == 0) {
-            staged = bytes;
-            stagedOwned = false;
-        } else {
-            if (!stagedOwned || staged.length - stagedLength < bytes.length) {
-                staged = Arrays.copyOf(staged, Math.max(STAGE_LIMIT, 2 * (stagedLength + bytes.length)));
-                stagedOwned = true;
-            }
-            System.arraycopy(bytes, 0, staged, stagedLength, bytes.length);
-        }
-        stagedLength += bytes.length;
     }
 
     /**
-     * Writes what was staged, when the container can take it.
-     *
-     * @return false when the container is not ready: {@link #onWritePossible()} comes back
+     * The write loop: takes what is queued, asks the stream for more each time the queue is empty, and returns where
+     * it rests once the stream has nothing more at hand or the client cannot take more.
      */
-    private boolean writeStaged() throws IOException {
-        if (!out.isReady()) {
-            return false;
-        }
-        if (stagedLength > 0) {
-            out.write(staged, 0, stagedLength);
-            unflushed = true;
-            staged = null;
-            stagedLength = 0;
-        }
-        return true;
-    }
-
-    private void flush() throws IOException {
-        if (unflushed) {
-            unflushed = false;
-            out.flush();
-            if (flushes++ == 0 && !flushDeferred) {
-                // Open Liberty at times holds back what a response's first flush should send until the next flush
-                // (seen with a bare relay servlet too: a stream's first events waited for the provider's next read).
-                // The end of this read flushes again if nothing else did; outside a read, now.
-                flushDeferred = ReadBurst.defer(this::endOfBurst);
-                if (!flushDeferred) {
-                    secondFlush();
+    private State write(State from, boolean holding) throws IOException {
+        boolean firstEvent = from == State.NEW || from == State.FIRST_EVENT;
+        while (state == State.WRITING) {
+            State stalled = firstEvent ? from : State.WAITING_FOR_CLIENT;
+            byte[] next = queue.peek();
+            if (next != null && next != END) {
+                queue.poll();
+                demanded = false;
+                pending.stage(next);
+            }
+            if (firstEvent && !pending.isEmpty() && !finishing()) {
+                // The caller's first token waits neither for the events the provider sent with it nor, when the
+                // whole stream came in one read, for the completion.
+                if (!pending.write(out) || !pending.flush(out)) {
+                    return stalled;
                 }
+                firstEvent = false;
+                // Open Liberty at times holds back what a response's first flush sends until its next flush. So it
+                // counts as unflushed: inside a provider's read, the read's end flushes it with whatever came
+                // meanwhile; outside one, it is flushed again now.
+                pending.flushAgain();
+                holding = ReadBurst.defer(this::endOfRead);
+                if (!holding && !pending.flush(out)) {
+                    return State.WAITING_FOR_CLIENT;
+                }
+            } else if (next == END) {
+                if (!pending.write(out)) {
+                    return stalled;
+                }
+                // complete() sends what was written, on Open Liberty from another thread: on a quiet server the answer
+                // leaves from here, a hand-off sooner (see OpenResponses). A write the container has not finished
+                // (not ready) is left to complete().
+                if (openResponses.quiet() && pending.hasUnflushed() && pending.flush(out) && firstEvent) {
+                    pending.flushAgain(); // the response's first flush, as above
+                    pending.flush(out);
+                }
+                moveTo(State.COMPLETED); // before complete(): the container's onComplete then needs no lock
+                stopLastResort();
+                async.complete();
+                return State.COMPLETED;
+            } else if (next != null) {
+                if (pending.staged() >= STAGE_LIMIT && !pending.write(out)) {
+                    return stalled;
+                }
+            } else if (!demanded) {
+                if (pending.staged() == 0 && !out.isReady()) {
+                    return stalled; // the client is slow: the stream waits with it
+                }
+                demanded = true;
+                whenDrained.run();
+            } else if (firstEvent) {
+                return from; // nothing to write; a flush now would commit the status line before the answer is known
+            } else {
+                // The stream has nothing more at hand: what was taken leaves now or, inside a provider's read that
+                // may hold more events, when that read ends.
+                if (holding || (!pending.isEmpty() && ReadBurst.defer(this::endOfRead))) {
+                    return State.HOLDING;
+                }
+                return pending.write(out) && pending.flush(out) ? State.IDLE : State.WAITING_FOR_CLIENT;
             }
         }
-    }
-
-    /** The response's first flush was its only one: flush again, so that what it held back leaves. */
-    private void secondFlush() throws IOException {
-        if (flushes == 1 && !closed && out.isReady()) {
-            flushes++;
-            out.flush();
-        }
+        return state; // ended from inside the loop
     }
 
     @Override
@@ -307,24 +320,6 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         timedOut();
     }
 
-    private void timedOut() {
-        Runnable cancel;
-        synchronized (this) {
-            cancel = takeWhenGone();
-            // Queued before the upstream is cancelled: its own failure answer then finds us finishing.
-            if (!closed && !finishing && !async.getResponse().isCommitted()) {
-                Answer answer = timeoutAnswer.get();
-                answer.applyTo((HttpServletResponse) async.getResponse());
-                dropPending();
-                queue.add(answer.body());
-                start(() -> { }, () -> { });
-                finish();
-            }
-        }
-        cancel.run();
-        gone(); // ends the cycle if the answer could not be written at once
-    }
-
     @Override
     public void onError(AsyncEvent event) {
         gone();
@@ -334,17 +329,39 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     public void onStartAsync(AsyncEvent event) {
     }
 
+    private void timedOut() {
+        Runnable cancel;
+        synchronized (this) {
+            cancel = takeWhenGone();
+            // Queued before the upstream is cancelled: its own failure answer then finds the output finishing.
+            if (!state.ended() && !finishing() && !async.getResponse().isCommitted()) {
+                Answer answer = timeoutAnswer.get();
+                answer.applyTo((HttpServletResponse) async.getResponse());
+                queue.clear();
+                pending.drop();
+                queue.add(answer.body());
+                start(() -> { }, () -> { });
+                finish();
+            }
+        }
+        cancel.run();
+        gone(); // ends the cycle if the answer could not be written at once
+    }
+
     private void gone() {
-        if (completed) {
+        // Read without the lock: after a normal completion the container's onComplete, often on another thread,
+        // would otherwise wait for the completing thread to let go of it.
+        if (state.ended()) {
             return;
         }
         Runnable callback;
         synchronized (this) {
-            if (completed) {
+            if (state.ended()) {
                 return;
             }
-            close();
-            dropPending();
+            moveTo(State.GONE);
+            queue.clear();
+            pending.drop();
             callback = takeWhenGone();
         }
         stopLastResort();
@@ -357,11 +374,13 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         }
     }
 
-    private void close() {
-        if (!closed) {
-            closed = true;
-            openResponses.count.decrementAndGet();
+    /** Every change of state; the caller holds the lock. */
+    private void moveTo(State next) {
+        assert Thread.holdsLock(this) && state.canMoveTo(next) : state + " -> " + next;
+        if (next.ended()) {
+            openResponses.closed();
         }
+        state = next;
     }
 
     private void stopLastResort() {
@@ -371,13 +390,6 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         }
     }
 
-    /** Forgets what was queued or staged and not yet written. */
-    private void dropPending() {
-        queue.clear();
-        staged = null;
-        stagedLength = 0;
-    }
-
     private Runnable takeWhenGone() {
         Runnable callback = whenGone;
         whenGone = () -> { };
@@ -385,19 +397,78 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     }
 
     /**
-     * Counts the responses not yet ended, to tell a quiet server from a busy one: while no more are open than there are
-     * cores, a core is free for the extra write that sends a finished answer before its completion.
+     * Bytes on their way to the client: staged (taken from the queue, not yet given to the container, so that a burst
+     * goes to it in one write, each write having a cost of its own) and written but not flushed.
      */
-    static final class OpenResponses {
-        private final AtomicInteger count = new AtomicInteger();
-        private final int quietUpTo;
+    private static final class Pending {
+        /** A lone item is the caller's own array, whole; let go of once written, so an idle stream holds none. */
+        private byte[] staged;
+        private int length;
+        /** Written since the last flush; flushing nothing would commit the status line too early. */
+        private boolean unflushed;
 
-        OpenResponses(int quietUpTo) {
-            this.quietUpTo = quietUpTo;
+        /** A lone item is kept as it is; it fills its array, so a second one starts a copy of both. */
+        void stage(byte[] bytes) {
+            if (length == 0) {
+                staged = bytes;
+            } else {
+                if (staged.length - length < bytes.length) {
+                    staged = Arrays.copyOf(staged, Math.max(STAGE_LIMIT, 2 * (length + bytes.length)));
+                }
+                System.arraycopy(bytes, 0, staged, length, bytes.length);
+            }
+            length += bytes.length;
         }
 
-        boolean quiet() {
-            return count.get() <= quietUpTo;
+        int staged() {
+            return length;
+        }
+
+        boolean hasUnflushed() {
+            return unflushed;
+        }
+
+        boolean isEmpty() {
+            return length == 0 && !unflushed;
+        }
+
+        /** @return false when the container cannot take it now: {@code onWritePossible()} follows */
+        boolean write(ServletOutputStream out) throws IOException {
+            if (!out.isReady()) {
+                return false;
+            }
+            if (length > 0) {
+                out.write(staged, 0, length);
+                unflushed = true;
+                drop();
+            }
+            return true;
+        }
+
+        /**
+         * @return false when the container cannot take it now (a flush while a write is still pending is refused):
+         *         {@code onWritePossible()} follows
+         */
+        boolean flush(ServletOutputStream out) throws IOException {
+            if (!unflushed) {
+                return true;
+            }
+            if (!out.isReady()) {
+                return false;
+            }
+            out.flush();
+            unflushed = false;
+            return true;
+        }
+
+        /** The next flush is due even if nothing is written before it. */
+        void flushAgain() {
+            unflushed = true;
+        }
+
+        void drop() {
+            staged = null;
+            length = 0;
         }
     }
 }

@@ -15,8 +15,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import static dev.baton.impl.servlet.AsyncOutput.State.COMPLETED;
+import static dev.baton.impl.servlet.AsyncOutput.State.FIRST_EVENT;
+import static dev.baton.impl.servlet.AsyncOutput.State.GONE;
+import static dev.baton.impl.servlet.AsyncOutput.State.HOLDING;
+import static dev.baton.impl.servlet.AsyncOutput.State.IDLE;
+import static dev.baton.impl.servlet.AsyncOutput.State.NEW;
+import static dev.baton.impl.servlet.AsyncOutput.State.WAITING_FOR_CLIENT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -32,7 +41,7 @@ class AsyncOutputTest {
     private final Output out = new Output();
     private final VirtualTime time = new VirtualTime();
     /** Never quiet, unless a test says: one output is open and none counts as quiet. */
-    private AsyncOutput.OpenResponses openResponses = new AsyncOutput.OpenResponses(0);
+    private OpenResponses openResponses = new OpenResponses(0);
     private final AsyncOutput output;
     private boolean committed;
     /** What the output set as the container's async timeout. */
@@ -52,6 +61,8 @@ class AsyncOutputTest {
         boolean ready = true;
         /** A write leaves the container not ready: the client's socket is full. */
         boolean fillsUp;
+        /** A write fails: the connection broke. */
+        boolean broken;
         WriteListener listener;
 
         @Override
@@ -70,7 +81,10 @@ class AsyncOutputTest {
         }
 
         @Override
-        public void write(byte[] b, int off, int len) {
+        public void write(byte[] b, int off, int len) throws IOException {
+            if (broken) {
+                throw new IOException("connection reset");
+            }
             log.add("w:" + new String(b, off, len, StandardCharsets.UTF_8));
             ready = !fillsUp;
         }
@@ -290,7 +304,7 @@ class AsyncOutputTest {
 
     /** An output that counts as quiet while it is the only one open (one core's worth). */
     private AsyncOutput quietOutput() throws IOException {
-        openResponses = new AsyncOutput.OpenResponses(1);
+        openResponses = new OpenResponses(1);
         return newOutput();
     }
 
@@ -345,5 +359,184 @@ class AsyncOutputTest {
         quiet.finish(bytes("{\"answer\":1}"));
         assertEquals(List.of("w:{\"answer\":1}", "complete"), log);
         assertEquals(List.of(), gone, "a flush while not ready is refused, and the answer ended as a failed write");
+    }
+
+    // One test per transition of AsyncOutput.State, each checking where the output rests.
+
+    /** Counts the stream's asks for one more event. */
+    private final List<String> asks = new ArrayList<>();
+
+    private void startCountingAsks(List<String> gone) {
+        output.start(() -> asks.add("ask"), () -> gone.add("gone"));
+    }
+
+    @Test
+    void startSwitchesToNonBlockingAndTheContainersFirstCallbackAsksForTheFirstEventOnce() {
+        assertEquals(NEW, output.state());
+        startCountingAsks(new ArrayList<>());
+        assertSame(output, out.listener);
+        assertEquals(FIRST_EVENT, output.state());
+        assertEquals(List.of(), asks, "the stream is asked from the container's callback, not from start()");
+
+        output.onWritePossible();
+        output.onWritePossible(); // the event asked for has not come: asking again would let two in
+        assertEquals(List.of("ask"), asks);
+        assertEquals(List.of(), log, "a flush of nothing would commit the status line before the answer is known");
+        assertEquals(FIRST_EVENT, output.state());
+    }
+
+    @Test
+    void eventsSentBeforeStartWaitForIt() {
+        output.send(bytes("e1"));
+        assertEquals(List.of(), log);
+        assertEquals(NEW, output.state());
+
+        startCountingAsks(new ArrayList<>());
+        output.onWritePossible();
+        assertEquals(List.of("w:e1", "flush", "flush"), log);
+        assertEquals(IDLE, output.state());
+    }
+
+    @Test
+    void anAnswerFinishedBeforeStartThatCannotBeWrittenYetWaitsForStart() {
+        out.ready = false;
+        output.finish(bytes("{\"error\":1}"));
+        assertEquals(List.of(), log);
+        assertEquals(NEW, output.state());
+
+        output.start(() -> { }, () -> { });
+        assertSame(output, out.listener, "it is written in non-blocking mode, then");
+        out.ready = true;
+        output.onWritePossible();
+        assertEquals(List.of("w:{\"error\":1}", "complete"), log);
+        assertEquals(COMPLETED, output.state());
+    }
+
+    @Test
+    void aFirstEventTheClientCannotTakeYetStillLeavesAloneWhenItCan() {
+        startCountingAsks(new ArrayList<>());
+        output.onWritePossible();
+        out.ready = false;
+        output.send(bytes("e1"));
+        assertEquals(List.of(), log);
+        assertEquals(FIRST_EVENT, output.state());
+
+        out.ready = true;
+        output.onWritePossible();
+        assertEquals(List.of("w:e1", "flush", "flush"), log);
+        assertEquals(IDLE, output.state());
+    }
+
+    @Test
+    void insideAProviderReadTheOutputHoldsWhatCameUntilTheReadEnds() throws InterruptedException {
+        startCountingAsks(new ArrayList<>());
+        output.send(bytes("e1"));
+        assertEquals(IDLE, output.state());
+        try (ReadBurst.Read ignored = ReadBurst.read()) {
+            output.send(bytes("e2"));
+            assertEquals(HOLDING, output.state());
+            // The container's callback, on a thread of its own, does not cut the read's batch short.
+            Thread container = new Thread(output::onWritePossible);
+            container.start();
+            container.join();
+            assertEquals(HOLDING, output.state());
+            output.send(bytes("e3"));
+        }
+        assertEquals(List.of("w:e1", "flush", "flush", "w:e2e3", "flush"), log);
+        assertEquals(IDLE, output.state());
+    }
+
+    @Test
+    void aClientThatCannotTakeMoreIsWaitedForWithoutAskingTheStreamTwice() {
+        startCountingAsks(new ArrayList<>());
+        output.send(bytes("e1"));
+        assertEquals(List.of("ask"), asks);
+        out.ready = false;
+        output.send(bytes("e2"));
+        assertEquals(WAITING_FOR_CLIENT, output.state());
+        assertEquals(List.of("ask", "ask"), asks, "what is staged may grow while the client is slow");
+
+        out.ready = true;
+        output.onWritePossible();
+        assertEquals(List.of("w:e1", "flush", "flush", "w:e2", "flush"), log);
+        assertEquals(List.of("ask", "ask"), asks, "the second event asked for is still to come");
+        assertEquals(IDLE, output.state());
+    }
+
+    @Test
+    void aWriteThatFillsTheClientsSocketLeavesItsFlushForWhenTheClientCanTakeMore() {
+        List<String> gone = new ArrayList<>();
+        startCountingAsks(gone);
+        out.fillsUp = true;
+        output.send(bytes("e1"));
+        assertEquals(List.of("w:e1"), log, "a flush while a write is pending would be refused");
+        assertEquals(FIRST_EVENT, output.state());
+
+        out.fillsUp = false;
+        out.ready = true;
+        output.onWritePossible();
+        assertEquals(List.of("w:e1", "flush", "flush"), log);
+        assertEquals(List.of(), gone);
+        assertEquals(IDLE, output.state());
+    }
+
+    @Test
+    void aStreamThatEndsWhenAskedIsCompletedByTheSameWrite() {
+        output.start(() -> output.finish(bytes("[DONE]")), () -> { });
+        output.send(bytes("e1"));
+        assertEquals(List.of("w:e1", "flush", "flush", "w:[DONE]", "complete"), log);
+        assertEquals(COMPLETED, output.state());
+    }
+
+    @Test
+    void afterTheEndNothingIsWrittenAndTheContainersCompletionCancelsNothing() {
+        List<String> gone = new ArrayList<>();
+        startCountingAsks(gone);
+        output.finish(bytes("{\"answer\":1}"));
+        output.send(bytes("late"));
+        output.finish(bytes("late"));
+        output.onComplete(null);
+        assertEquals(List.of("w:{\"answer\":1}", "complete"), log);
+        assertEquals(List.of(), gone, "the upstream already ended: nothing to cancel");
+        assertEquals(COMPLETED, output.state());
+    }
+
+    @Test
+    void aClientThatWentAwayCancelsTheStreamOnceAndEndsTheCycleAtOnce() {
+        List<String> gone = new ArrayList<>();
+        startCountingAsks(gone);
+        output.send(bytes("e1"));
+        log.clear();
+
+        output.onError(new IOException("client went away"));
+        output.onComplete(null);
+        output.send(bytes("e2"));
+        assertEquals(List.of("gone"), gone);
+        assertEquals(List.of("complete"), log);
+        assertTrue(time.idle(), "the last resort's timer is cancelled");
+        assertEquals(GONE, output.state());
+    }
+
+    @Test
+    void aWriteThatFailsEndsTheResponseAndCancelsTheStream() {
+        List<String> gone = new ArrayList<>();
+        startCountingAsks(gone);
+        out.broken = true;
+        output.send(bytes("e1"));
+        assertEquals(List.of("gone"), gone);
+        assertEquals(List.of("complete"), log);
+        assertEquals(GONE, output.state());
+    }
+
+    @Test
+    void aStreamThatThrowsWhenAskedEndsTheResponseInsteadOfLeavingItStuck() {
+        List<String> gone = new ArrayList<>();
+        output.start(() -> {
+            throw new UnsupportedOperationException("a bug in the stream");
+        }, () -> gone.add("gone"));
+        assertThrows(UnsupportedOperationException.class, () -> output.send(bytes("e1")));
+        assertEquals(List.of("gone"), gone);
+        assertEquals(List.of("w:e1", "flush", "flush", "complete"), log);
+        assertEquals(GONE, output.state());
     }
 }
