@@ -10,6 +10,7 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.config.PolicyResolver;
+import dev.baton.impl.servlet.EndpointSettings;
 import dev.baton.spi.ProviderAdapterFactory;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
@@ -58,6 +59,7 @@ public class BatonExtension implements Extension {
     private volatile List<ProviderAdapterFactory> providers = List.of();
     private volatile BatonConfig config;
     private volatile ClusterSettings cluster = ClusterSettings.MEMORY;
+    private volatile EndpointSettings endpoint;
 
     void injectionPoint(@Observes ProcessInjectionPoint<?, FailoverChatService> event) {
         InjectionPoint ip = event.getInjectionPoint();
@@ -94,6 +96,7 @@ public class BatonExtension implements Extension {
             providers = Adapters.discover();
             config = ConfigLoader.load(mp, providers);
             cluster = ClusterSettings.read(mp);
+            endpoint = EndpointSettings.load(mp);
         } catch (FailoverDefinitionException e) {
             event.addDefinitionError(e);
             return;
@@ -143,6 +146,11 @@ public class BatonExtension implements Extension {
     /** {@code baton.cluster.*}: {@link ClusterSettings#MEMORY} unless a cluster store is configured. */
     public ClusterSettings cluster() {
         return cluster;
+    }
+
+    /** {@code baton.endpoint.*}, read at deployment. */
+    EndpointSettings endpoint() {
+        return endpoint;
     }
 
     /** The configuration read at deployment. */

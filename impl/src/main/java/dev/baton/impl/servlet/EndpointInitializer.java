@@ -15,6 +15,9 @@ import java.util.Set;
  * Registers the OpenAI-compatible endpoint when {@code baton.endpoint.enabled=true}, and its
  * operator endpoints when an admin key is configured too; otherwise the application gets nothing.
  * A bad {@code baton.endpoint.*} value fails the application's start.
+ *
+ * <p>The servlets are registered by class, so the container creates them and injects their {@link Endpoint} (built
+ * by Baton's composition root); the filter needs only the settings and is registered as an instance.
  */
 public class EndpointInitializer implements ServletContainerInitializer {
 
@@ -34,16 +37,11 @@ public class EndpointInitializer implements ServletContainerInitializer {
         filter.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, mapping);
         ServletRegistration.Dynamic servlet = context.addServlet("baton-chat", ChatEndpointServlet.class);
         servlet.setAsyncSupported(true);
-        servlet.setInitParameter("max-body-bytes", Integer.toString(settings.maxBodyBytes()));
-        servlet.setInitParameter("allowed-models", String.join(",", settings.allowedModels()));
-        servlet.setInitParameter("idempotency-ttl", settings.idempotencyTtl().toString());
-        servlet.setInitParameter("idempotency-max-entries", Integer.toString(settings.idempotencyMaxEntries()));
         servlet.addMapping(mapping);
         if (!settings.adminKeyHashes().isEmpty()) {
             // Longer path mappings win over {path}/*; without an admin key these paths fall to the chat servlet's 404.
             ServletRegistration.Dynamic operator = context.addServlet("baton-operator", OperatorServlet.class);
             operator.setAsyncSupported(true);
-            operator.setInitParameter("path", settings.path());
             operator.addMapping(settings.path() + "/connections/*", settings.path() + "/records/*",
                     settings.path() + "/cluster");
             LOG.log(Level.INFO, "Baton operator endpoints at {0}{1}/connections, {1}/records and {1}/cluster",

@@ -8,6 +8,16 @@ final class Rejections {
     private Rejections() {
     }
 
+    /** 404: no such endpoint or record. */
+    static RequestRejectedException notFound(String message) {
+        return new RequestRejectedException(message, 404, "invalid_request_error", "not_found", null);
+    }
+
+    /** 408: the body did not arrive in time. */
+    static RequestRejectedException bodyTimeout(String message) {
+        return new RequestRejectedException(message, 408, "invalid_request_error", "request_timeout", null);
+    }
+
     /** 413: the body, or a part of it, is larger than the configured limit. */
     static RequestRejectedException tooLarge(String message) {
         return new RequestRejectedException(message, 413, "invalid_request_error", "request_too_large", null);

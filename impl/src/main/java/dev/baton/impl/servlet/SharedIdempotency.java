@@ -120,12 +120,14 @@ final class SharedIdempotency {
         }
     }
 
-    /** The owner's answer: kept for {@code ttl} when storable, else the key is released for a retry to run again. */
-    void settle(String caller, String key, byte[] bodyHash, Answer answer) {
+    /**
+     * The owner's answer: kept for {@code ttl} when storable, else the key is released for a retry to run again.
+     * Nobody waits for the store: the returned stage, done when the store has it, is for tests.
+     */
+    CompletableFuture<Void> settle(String caller, String key, byte[] bodyHash, Answer answer) {
         String id = id(caller, key);
         if (!answer.storable()) {
-            store.delete(id);
-            return;
+            return store.delete(id);
         }
         JsonObjectBuilder headers = JSON.createObjectBuilder();
         answer.headers().forEach(headers::add);
@@ -137,7 +139,7 @@ final class SharedIdempotency {
                 .add("headers", headers)
                 .add("body", Base64.getEncoder().encodeToString(answer.body()))
                 .build().toString();
-        store.put(id, done, ttl);
+        return store.put(id, done, ttl);
     }
 
     private static Answer answer(JsonObject held) {
