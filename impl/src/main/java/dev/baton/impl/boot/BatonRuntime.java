@@ -98,7 +98,7 @@ public final class BatonRuntime implements AutoCloseable {
             telemetry.watchRecords(jdbc::written, jdbc::dropped, jdbc::failed, jdbc::queued);
         }
         endpoint = setup.endpoint().enabled() ? Endpoint.create(setup.endpoint(),
-                new Endpoint.Parts(config, engine, store, stats, cluster()), clock) : null;
+                new Endpoint.Parts(engine, store, stats, cluster()), clock) : null;
     }
 
     /**

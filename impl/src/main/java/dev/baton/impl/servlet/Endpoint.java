@@ -25,8 +25,7 @@ public final class Endpoint {
      *
      * @param cluster the cluster's shared view, or empty on a node alone ({@code baton.cluster.store=memory})
      */
-    public record Parts(BatonConfig config, FailoverEngine engine, RecordStore store, ConnectionStats stats,
-                        Optional<ClusterSync> cluster) {
+    public record Parts(FailoverEngine engine, RecordStore store, ConnectionStats stats, Optional<ClusterSync> cluster) {
     }
 
     private final EndpointSettings settings;
@@ -48,7 +47,7 @@ public final class Endpoint {
      * @throws dev.baton.exception.FailoverDefinitionException when the budgets' prices are in several currencies
      */
     public static Endpoint create(EndpointSettings settings, Parts parts, InstantSource clock) {
-        BatonConfig config = parts.config();
+        BatonConfig config = parts.engine().config();
         KeyBudgets budgets = new KeyBudgets(settings.namedKeys(), clock);
         BudgetSetup.check(config, settings.namedKeys());
         BudgetSetup.restore(budgets, settings.namedKeys(), parts.store());
@@ -79,7 +78,7 @@ public final class Endpoint {
     }
 
     BatonConfig config() {
-        return parts.config();
+        return parts.engine().config();
     }
 
     FailoverEngine engine() {

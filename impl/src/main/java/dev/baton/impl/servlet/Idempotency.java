@@ -72,7 +72,13 @@ final class Idempotency implements GatewayStep {
      * the key for this node, else {@code null}.
      */
     private CompletionStage<Answer> run(GatewayCall call, Next next, IdempotencyCache.Owner owner, byte[] claimedHash) {
-        return answerOf(next.proceed(call), call.refusalId()).thenApply(result -> {
+        CompletionStage<Answer> answer;
+        try {
+            answer = answerOf(next.proceed(call), call.refusalId());
+        } catch (RuntimeException e) {
+            answer = CompletableFuture.completedFuture(Responses.failure(e, call.refusalId())); // the key must settle
+        }
+        return answer.thenApply(result -> {
             owner.settle(result);
             if (claimedHash != null) {
                 shared.settle(call.caller(), call.idempotencyKey(), claimedHash, result);
