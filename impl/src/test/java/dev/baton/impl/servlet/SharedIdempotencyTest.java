@@ -6,6 +6,7 @@ import dev.baton.impl.cluster.ClusterNode;
 import dev.baton.impl.cluster.ClusterSettings;
 import dev.baton.impl.cluster.RedisProcess;
 import dev.baton.impl.concurrent.Scheduler;
+import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.impl.engine.EngineFixture;
 import dev.baton.testkit.ProviderSimulatorExtension;
 import org.junit.jupiter.api.AfterEach;
@@ -62,11 +63,14 @@ class SharedIdempotencyTest {
                 SCHEDULER);
     }
 
-    /** What the endpoint does as the key's owner: run on the engine, settle, answer. */
+    /**
+     * What the endpoint does as the key's owner: run on the engine, settle, answer. Returns once the store has the
+     * answer (the endpoint does not wait for that), so that a repeat after it is sure to find it.
+     */
     private static Answer run(ClusterNode node, SharedIdempotency keys, String key) throws Exception {
         Answer answer = Responses.success(node.engine().complete(Call.of(ChatRequest.of("chat", "Say hello.")))
                 .get(5, TimeUnit.SECONDS));
-        keys.settle("caller", key, BODY, answer);
+        keys.settle("caller", key, BODY, answer).get(5, TimeUnit.SECONDS);
         return answer;
     }
 
@@ -82,7 +86,6 @@ class SharedIdempotencyTest {
 
         assertEquals(new SharedIdempotency.Run(true), claim(onA, "key-1", BODY));
         Answer first = run(n[0], onA, "key-1");
-        Thread.sleep(20); // the settle is written asynchronously; B's retry comes later than this in practice
 
         SharedIdempotency.Replay replay = assertInstanceOf(SharedIdempotency.Replay.class, claim(onB, "key-1", BODY));
         assertEquals(first.status(), replay.answer().status());
@@ -95,13 +98,20 @@ class SharedIdempotencyTest {
     void aRepeatOnNodeBWhileNodeARunsWaitsForItsAnswer() throws Exception {
         ClusterNode[] n = nodes(RedisProcess.SHARED_URL);
         SharedIdempotency onA = keys(n[0]);
-        SharedIdempotency onB = keys(n[1]);
+        // B polls on virtual time, held: a poll runs only when the test moves time.
+        VirtualTime time = new VirtualTime();
+        time.hold();
+        SharedIdempotency onB = new SharedIdempotency(n[1].sync().store(), n[1].name(), Duration.ofMinutes(5),
+                Duration.ofSeconds(30), time);
 
         assertEquals(new SharedIdempotency.Run(true), claim(onA, "key-2", BODY));
         CompletableFuture<SharedIdempotency.Outcome> repeat = onB.claim("caller", "key-2", BODY);
-        Thread.sleep(100);
-        assertFalse(repeat.isDone(), "B waits while A runs");
+        ClusterSyncWait.until(() -> !time.idle(), Duration.ofSeconds(5)); // B found A's claim and waits to look again
+        time.advance(SharedIdempotency.POLL.multipliedBy(3));
+        ClusterSyncWait.until(() -> !time.idle(), Duration.ofSeconds(5));
+        assertFalse(repeat.isDone(), "B waits while A runs, looking again every poll");
         Answer first = run(n[0], onA, "key-2");
+        time.advance(SharedIdempotency.POLL);
 
         SharedIdempotency.Replay replay = assertInstanceOf(SharedIdempotency.Replay.class,
                 repeat.get(1, TimeUnit.SECONDS));
