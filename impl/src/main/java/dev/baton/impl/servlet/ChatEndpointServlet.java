@@ -1,8 +1,6 @@
 package dev.baton.impl.servlet;
 
-import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
-import dev.baton.exception.FailoverException;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConnectionConfig;
@@ -15,11 +13,9 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Set;
-import java.util.concurrent.Flow;
 
 /**
  * The OpenAI-compatible endpoint: {@code POST /chat/completions} (JSON and SSE), {@code GET /models} and
@@ -54,15 +50,14 @@ public class ChatEndpointServlet extends HttpServlet {
         }
         String idempotencyKey = req.getHeader(Idempotency.HEADER);
         if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > Idempotency.MAX_KEY_CHARS)) {
-            Responses.write(resp, Responses.refusal(400, "invalid_request_error", "invalid_request",
-                    Idempotency.HEADER, "The Idempotency-Key header must have 1 to " + Idempotency.MAX_KEY_CHARS
-                            + " characters.", refusalId));
+            Responses.error(resp, Rejections.badHeader(Idempotency.HEADER, "The Idempotency-Key header must have 1 to "
+                    + Idempotency.MAX_KEY_CHARS + " characters."), refusalId);
             return;
         }
         String session = req.getHeader(SESSION);
         if (session != null && session.length() > MAX_SESSION_CHARS) {
-            Responses.write(resp, Responses.refusal(400, "invalid_request_error", "invalid_request", SESSION,
-                    "The " + SESSION + " header must have at most " + MAX_SESSION_CHARS + " characters.", refusalId));
+            Responses.error(resp, Rejections.badHeader(SESSION, "The " + SESSION + " header must have at most "
+                    + MAX_SESSION_CHARS + " characters."), refusalId);
             return;
         }
         Duration longest = endpoint.longestRequest();
@@ -162,7 +157,7 @@ public class ChatEndpointServlet extends HttpServlet {
 
         void write(Reply reply) {
             if (reply instanceof Reply.Streamed streamed) {
-                new SseRelay(this).subscribeTo(streamed.chunks());
+                new SseRelay(response, output, refusalId).subscribeTo(streamed.chunks());
             } else if (reply instanceof Reply.Completed completed) {
                 output.start(() -> { }, () -> completed.response().cancel(true));
                 completed.response().whenComplete((ok, error) -> answer(error == null ? Responses.success(ok)
@@ -182,79 +177,6 @@ public class ChatEndpointServlet extends HttpServlet {
         private void answer(Answer answer) {
             answer.applyTo(response);
             output.finish(answer.body());
-        }
-    }
-
-    /**
-     * Relays a stream to the client as SSE. Nothing is written before the first chunk: that chunk is the commit
-     * point, when status 200 and the served-by headers go out. A failure before it is an ordinary JSON error
-     * response; after it, an event named {@code error} and no {@code [DONE]}.
-     */
-    private static final class SseRelay implements Flow.Subscriber<ChatChunk> {
-
-        private static final byte[] DONE = event(null, "[DONE]");
-
-        private final Exchange exchange;
-        private volatile Flow.Subscription subscription;
-        private volatile boolean committed;
-
-        SseRelay(Exchange exchange) {
-            this.exchange = exchange;
-        }
-
-        /**
-         * Subscribes, then starts the output: each time the client has taken everything written, one more chunk is
-         * asked for. Open Liberty hands the output's first callback to another thread, a wake-up that would otherwise
-         * come before the provider is called.
-         */
-        void subscribeTo(Flow.Publisher<ChatChunk> stream) {
-            stream.subscribe(this);
-            Flow.Subscription s = subscription; // the engine's publishers call onSubscribe within subscribe
-            exchange.output().start(() -> s.request(1), s::cancel);
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription s) {
-            subscription = s;
-        }
-
-        @Override
-        public void onNext(ChatChunk chunk) {
-            if (!committed) {
-                committed = true;
-                HttpServletResponse response = exchange.response();
-                response.setStatus(200);
-                response.setContentType("text/event-stream");
-                response.setCharacterEncoding("UTF-8");
-                response.setHeader("cache-control", "no-cache");
-                response.setHeader("x-accel-buffering", "no");
-                Responses.servedBy(response, chunk.servedBy(), chunk.requestId());
-            }
-            exchange.output().send(event(null, chunk.body().toString()));
-        }
-
-        @Override
-        public void onError(Throwable error) {
-            if (!committed) {
-                exchange.output().finish(Responses.failure(exchange.response(), error, exchange.refusalId()));
-            } else {
-                FailoverException e = error instanceof FailoverException f ? f : null;
-                // The official SDKs raise on the {"error": ...} data; the name is for clients that fail only on
-                // a named error event (LangChain4j). Breaking the body instead has no portable servlet way
-                // (docs/servlet.md).
-                exchange.output().finish(event("error", (e != null ? Json.error(e)
-                        : Json.error("The stream failed.", "server_error", "stream_interrupted", null)).toString()));
-            }
-        }
-
-        @Override
-        public void onComplete() {
-            exchange.output().finish(DONE);
-        }
-
-        private static byte[] event(String name, String data) {
-            return ((name == null ? "" : "event: " + name + "\n") + "data: " + data + "\n\n")
-                    .getBytes(StandardCharsets.UTF_8);
         }
     }
 }

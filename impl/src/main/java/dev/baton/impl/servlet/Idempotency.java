@@ -34,9 +34,7 @@ final class Idempotency implements GatewayStep {
             return next.proceed(call);
         }
         if (call.request().stream()) {
-            return Reply.Answered.now(Responses.refusal(400, "invalid_request_error", "invalid_request", HEADER,
-                    "A streaming request cannot carry an Idempotency-Key: a stream cannot be replayed once consumed. "
-                            + "Send it without the header, or set \"stream\": false.", call.refusalId()));
+            return Reply.Answered.now(Responses.failure(Rejections.streamWithIdempotencyKey(), call.refusalId()));
         }
         byte[] bodyHash = GatewayKeys.sha256(call.body());
         IdempotencyCache.Claim claim = cache.claim(call.caller(), call.idempotencyKey(), bodyHash);
@@ -104,8 +102,6 @@ final class Idempotency implements GatewayStep {
     }
 
     private static Answer keyReused(String refusalId) {
-        return Responses.refusal(422, "invalid_request_error", "idempotency_key_reused", HEADER,
-                "This Idempotency-Key was already used with a different request body; send a new key for a new "
-                        + "request.", refusalId);
+        return Responses.failure(Rejections.idempotencyKeyReused(), refusalId);
     }
 }
