@@ -54,8 +54,9 @@ public final class Endpoint {
         Duration longestRequest = lastResort(config);
         // A claim lasts as long as a non-streaming request can run (a stream never carries a key).
         Duration running = longestRequest.minus(config.maxStreamDuration());
-        SharedIdempotency shared = parts.cluster().map(c -> new SharedIdempotency(c.store(), c.node(),
-                settings.idempotencyTtl(), running, parts.engine().scheduler())).orElse(null);
+        var lifetimes = new SharedIdempotency.Lifetimes(settings.idempotencyTtl(), running);
+        SharedIdempotency shared = parts.cluster().map(c -> new SharedIdempotency(c.store(), c.node(), lifetimes,
+                parts.engine().scheduler())).orElse(null);
         Idempotency idempotency = new Idempotency(new IdempotencyCache(settings.idempotencyTtl(),
                 settings.idempotencyMaxEntries(), clock), shared);
         Gateway gateway = Gateway.of(new ModelAllowlist(settings.allowedModels(), config), budgets, idempotency,

@@ -31,8 +31,7 @@ public class EndpointInitializer implements ServletContainerInitializer {
         }
         String mapping = settings.path() + "/*";
         FilterRegistration.Dynamic filter = context.addFilter("baton-gateway",
-                new GatewayFilter(settings.path(), settings.keyHashes(), settings.namedKeys(), settings.adminKeyHashes(),
-                        settings.maxBodyBytes()));
+                new GatewayFilter(settings));
         filter.setAsyncSupported(true);
         filter.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, mapping);
         ServletRegistration.Dynamic servlet = context.addServlet("baton-chat", ChatEndpointServlet.class);

@@ -39,14 +39,20 @@ final class SharedIdempotency {
     private final Scheduler scheduler;
 
     /**
-     * @param ttl     how long a stored answer is replayed
-     * @param running how long a claim lasts while its request runs: longer than any request may take
+     * How long the cluster keeps a key.
+     *
+     * @param answered how long a stored answer is replayed
+     * @param running  how long a claim lasts while its request runs: longer than any request may take
      */
-    SharedIdempotency(ClusterStore store, String node, Duration ttl, Duration running, Scheduler scheduler) {
+    record Lifetimes(Duration answered, Duration running) {
+    }
+
+    /** @param scheduler runs the polls for another node's answer */
+    SharedIdempotency(ClusterStore store, String node, Lifetimes lifetimes, Scheduler scheduler) {
         this.store = store;
         this.node = node;
-        this.ttl = ttl;
-        this.running = running;
+        this.ttl = lifetimes.answered();
+        this.running = lifetimes.running();
         this.scheduler = scheduler;
     }
 

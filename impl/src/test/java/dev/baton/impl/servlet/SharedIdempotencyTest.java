@@ -37,6 +37,8 @@ class SharedIdempotencyTest {
     static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
 
     private static final Scheduler SCHEDULER = EngineFixture.TIMER;
+    private static final SharedIdempotency.Lifetimes LIFETIMES = new SharedIdempotency.Lifetimes(Duration.ofMinutes(5),
+            Duration.ofSeconds(30));
     private static final byte[] BODY = GatewayKeys.sha256("{\"model\":\"chat\"}".getBytes(StandardCharsets.UTF_8));
     private final List<AutoCloseable> open = new ArrayList<>();
 
@@ -59,18 +61,18 @@ class SharedIdempotencyTest {
     }
 
     private static SharedIdempotency keys(ClusterNode node) {
-        return new SharedIdempotency(node.sync().store(), node.name(), Duration.ofMinutes(5), Duration.ofSeconds(30),
-                SCHEDULER);
+        return new SharedIdempotency(node.sync().store(), node.name(), LIFETIMES, SCHEDULER);
     }
 
     /**
-     * What the endpoint does as the key's owner: run on the engine, settle, answer. Returns once the store has the
-     * answer (the endpoint does not wait for that), so that a repeat after it is sure to find it.
+     * What the endpoint does as the key's owner: run on the engine, settle, answer. Then waits for the store's reply
+     * to the write, which the endpoint does not: a store's timeout on a busy machine does not undo the write, and a
+     * repeat that comes before the write lands finds the key running and polls until it does.
      */
     private static Answer run(ClusterNode node, SharedIdempotency keys, String key) throws Exception {
         Answer answer = Responses.success(node.engine().complete(Call.of(ChatRequest.of("chat", "Say hello.")))
                 .get(5, TimeUnit.SECONDS));
-        keys.settle("caller", key, BODY, answer).get(5, TimeUnit.SECONDS);
+        keys.settle("caller", key, BODY, answer).exceptionally(slow -> null).get(5, TimeUnit.SECONDS);
         return answer;
     }
 
@@ -101,8 +103,7 @@ class SharedIdempotencyTest {
         // B polls on virtual time, held: a poll runs only when the test moves time.
         VirtualTime time = new VirtualTime();
         time.hold();
-        SharedIdempotency onB = new SharedIdempotency(n[1].sync().store(), n[1].name(), Duration.ofMinutes(5),
-                Duration.ofSeconds(30), time);
+        SharedIdempotency onB = new SharedIdempotency(n[1].sync().store(), n[1].name(), LIFETIMES, time);
 
         assertEquals(new SharedIdempotency.Run(true), claim(onA, "key-2", BODY));
         CompletableFuture<SharedIdempotency.Outcome> repeat = onB.claim("caller", "key-2", BODY);
@@ -111,7 +112,10 @@ class SharedIdempotencyTest {
         ClusterSyncWait.until(() -> !time.idle(), Duration.ofSeconds(5));
         assertFalse(repeat.isDone(), "B waits while A runs, looking again every poll");
         Answer first = run(n[0], onA, "key-2");
-        time.advance(SharedIdempotency.POLL);
+        ClusterSyncWait.until(() -> {
+            time.advance(SharedIdempotency.POLL); // B looks again, and finds A's answer once the write has landed
+            return repeat.isDone();
+        }, Duration.ofSeconds(5));
 
         SharedIdempotency.Replay replay = assertInstanceOf(SharedIdempotency.Replay.class,
                 repeat.get(1, TimeUnit.SECONDS));
