@@ -49,9 +49,10 @@ public class ChatEndpointServlet extends HttpServlet {
             return;
         }
         String idempotencyKey = req.getHeader(Idempotency.HEADER);
-        if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > Idempotency.MAX_KEY_CHARS)) {
+        int max = Idempotency.MAX_KEY_CHARS;
+        if (idempotencyKey != null && (idempotencyKey.isBlank() || idempotencyKey.length() > max)) {
             Responses.error(resp, Rejections.badHeader(Idempotency.HEADER, "The Idempotency-Key header must have 1 to "
-                    + Idempotency.MAX_KEY_CHARS + " characters."), refusalId);
+                    + max + " characters."), refusalId);
             return;
         }
         String session = req.getHeader(SESSION);
@@ -70,7 +71,8 @@ public class ChatEndpointServlet extends HttpServlet {
                     try {
                         exchange.write(endpoint.gateway().handle(call(body, req, idempotencyKey, refusalId)));
                     } catch (Throwable e) {
-                        // The boundary: whatever broke (a parser's StackOverflowError, a bug), the client gets an answer.
+                        // The boundary: whatever broke (a parser's StackOverflowError, a bug), the client gets an
+                        // answer.
                         exchange.refuse(e);
                     }
                 }, error -> exchange.refuse(error instanceof RequestRejectedException ? error

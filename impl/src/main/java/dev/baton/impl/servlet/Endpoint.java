@@ -25,7 +25,8 @@ public final class Endpoint {
      *
      * @param cluster the cluster's shared view, or empty on a node alone ({@code baton.cluster.store=memory})
      */
-    public record Parts(FailoverEngine engine, RecordStore store, ConnectionStats stats, Optional<ClusterSync> cluster) {
+    public record Parts(FailoverEngine engine, RecordStore store, ConnectionStats stats,
+                        Optional<ClusterSync> cluster) {
     }
 
     private final EndpointSettings settings;

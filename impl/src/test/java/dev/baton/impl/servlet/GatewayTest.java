@@ -148,6 +148,9 @@ class GatewayTest {
         assertEquals(403, refused.status());
         assertEquals("model_not_allowed", error(refused).getString("code"));
         assertEquals(0, sim.account("a").requestCount());
+        Answer unknown = answer(gateway.handle(call(ChatRequest.of("nowhere", "Hi."), LIMITED, null)));
+        assertEquals(404, unknown.status(), "a model nothing serves stays unknown, not forbidden");
+        assertEquals("model_not_found", error(unknown).getString("code"));
         assertEquals(200, answer(gateway.handle(call(ChatRequest.of("chat", "Hi."), LIMITED, null))).status());
     }
 
