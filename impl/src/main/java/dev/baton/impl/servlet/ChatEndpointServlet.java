@@ -8,6 +8,7 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -40,6 +41,11 @@ public class ChatEndpointServlet extends HttpServlet {
     /** Built with the rest of Baton by its composition root; see {@link Endpoint}. */
     @Inject
     transient Endpoint endpoint;
+
+    @Override
+    public void init() throws ServletException {
+        Endpoint.requireInjected(endpoint, getServletName());
+    }
 
     @Override
     protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {

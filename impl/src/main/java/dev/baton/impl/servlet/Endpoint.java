@@ -5,6 +5,8 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.stats.ConnectionStats;
 import dev.baton.spi.RecordStore;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.UnavailableException;
 
 import java.time.Duration;
 import java.time.InstantSource;
@@ -73,6 +75,18 @@ public final class Endpoint {
         Duration deadline = config.routes().values().stream().map(r -> r.policy().deadline())
                 .reduce(config.defaults().deadline(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
         return deadline.plus(config.maxStreamDuration()).plus(LAST_RESORT_MARGIN);
+    }
+
+    /**
+     * Fails a servlet's start with a message saying what is missing, rather than its first request with a
+     * {@code NullPointerException}: the container injects servlets registered by class (Servlet and CDI specs), and
+     * Baton's servlets depend on it.
+     */
+    static void requireInjected(Endpoint endpoint, String servlet) throws ServletException {
+        if (endpoint == null) {
+            throw new UnavailableException(servlet + ": the server did not inject Baton's Endpoint into this servlet "
+                    + "(CDI injection into a servlet registered by a ServletContainerInitializer)");
+        }
     }
 
     EndpointSettings settings() {

@@ -15,6 +15,7 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -62,7 +63,8 @@ public class OperatorServlet extends HttpServlet {
     transient Endpoint endpoint;
 
     @Override
-    public void init() {
+    public void init() throws ServletException {
+        Endpoint.requireInjected(endpoint, getServletName());
         engine = endpoint.engine();
         stats = endpoint.stats();
         Map<String, ConnectionConfig> byName = new LinkedHashMap<>();
