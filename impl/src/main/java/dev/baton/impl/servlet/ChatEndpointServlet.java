@@ -44,7 +44,7 @@ public class ChatEndpointServlet extends HttpServlet {
 
     @Override
     public void init() throws ServletException {
-        Endpoint.requireInjected(endpoint, getServletName());
+        EndpointInitializer.requireInjected(endpoint, getServletName());
     }
 
     @Override

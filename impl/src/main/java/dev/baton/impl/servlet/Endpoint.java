@@ -5,8 +5,6 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.stats.ConnectionStats;
 import dev.baton.spi.RecordStore;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.UnavailableException;
 
 import java.time.Duration;
 import java.time.InstantSource;
@@ -15,7 +13,8 @@ import java.util.Optional;
 /**
  * What the endpoint's servlets are given, built once with the rest of Baton by the composition root
  * ({@code dev.baton.impl.boot.BatonRuntime}): the settings, the engine, and the {@link Gateway} chain with its state
- * (budgets, idempotency keys). The servlets receive it by injection and look nothing up. Thread-safe.
+ * (budgets, idempotency keys). The servlets receive it by injection and look nothing up. It names no Servlet API
+ * type: the CDI bean that produces it also runs where there is none (Weld SE, the LangChain4j module). Thread-safe.
  */
 public final class Endpoint {
 
@@ -75,18 +74,6 @@ public final class Endpoint {
         Duration deadline = config.routes().values().stream().map(r -> r.policy().deadline())
                 .reduce(config.defaults().deadline(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
         return deadline.plus(config.maxStreamDuration()).plus(LAST_RESORT_MARGIN);
-    }
-
-    /**
-     * Fails a servlet's start with a message saying what is missing, rather than its first request with a
-     * {@code NullPointerException}: the container injects servlets registered by class (Servlet and CDI specs), and
-     * Baton's servlets depend on it.
-     */
-    static void requireInjected(Endpoint endpoint, String servlet) throws ServletException {
-        if (endpoint == null) {
-            throw new UnavailableException(servlet + ": the server did not inject Baton's Endpoint into this servlet "
-                    + "(CDI injection into a servlet registered by a ServletContainerInitializer)");
-        }
     }
 
     EndpointSettings settings() {

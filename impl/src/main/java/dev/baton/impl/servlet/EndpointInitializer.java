@@ -4,7 +4,9 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRegistration;
+import jakarta.servlet.UnavailableException;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.lang.System.Logger.Level;
@@ -51,6 +53,18 @@ public class EndpointInitializer implements ServletContainerInitializer {
                     + "baton.endpoint.api-key-sha256 or protect it with a security constraint", context.getContextPath(), mapping);
         } else {
             LOG.log(Level.INFO, "Baton endpoint at {0}{1}", context.getContextPath(), mapping);
+        }
+    }
+
+    /**
+     * Fails a servlet's start with a message saying what is missing, rather than its first request with a
+     * {@code NullPointerException}: the container injects servlets registered by class (Servlet and CDI specs), and
+     * Baton's servlets depend on it.
+     */
+    static void requireInjected(Endpoint endpoint, String servlet) throws ServletException {
+        if (endpoint == null) {
+            throw new UnavailableException(servlet + ": the server did not inject Baton's Endpoint into this servlet "
+                    + "(CDI injection into a servlet registered by a ServletContainerInitializer)");
         }
     }
 }

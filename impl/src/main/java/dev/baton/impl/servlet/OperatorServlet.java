@@ -64,7 +64,7 @@ public class OperatorServlet extends HttpServlet {
 
     @Override
     public void init() throws ServletException {
-        Endpoint.requireInjected(endpoint, getServletName());
+        EndpointInitializer.requireInjected(endpoint, getServletName());
         engine = endpoint.engine();
         stats = endpoint.stats();
         Map<String, ConnectionConfig> byName = new LinkedHashMap<>();
