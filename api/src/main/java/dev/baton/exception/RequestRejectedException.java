@@ -32,15 +32,4 @@ public final class RequestRejectedException extends FailoverException {
         return new RequestRejectedException("The model `" + model + "` is not a route or a model any configured "
                 + "connection serves.", 404, "invalid_request_error", "model_not_found", "model");
     }
-
-    /** 404: no such endpoint or record. */
-    public static RequestRejectedException notFound(String message) {
-        return new RequestRejectedException(message, 404, "invalid_request_error", "not_found", null);
-    }
-
-    /** 408: the body did not arrive in time. */
-    public static RequestRejectedException bodyTimeout(String message) {
-        return new RequestRejectedException(message, 408, "invalid_request_error", "request_timeout", null);
-    }
-
 }

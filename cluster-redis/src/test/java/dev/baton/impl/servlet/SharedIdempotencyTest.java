@@ -1,11 +1,12 @@
 package dev.baton.impl.servlet;
 
-import dev.baton.impl.concurrent.Await;
 import dev.baton.ChatRequest;
 import dev.baton.impl.cluster.ClusterSettings;
 import dev.baton.impl.cluster.redis.ClusterNode;
 import dev.baton.impl.cluster.redis.RedisProcess;
+import dev.baton.impl.concurrent.Await;
 import dev.baton.impl.concurrent.Scheduler;
+import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.impl.engine.Call;
 import dev.baton.impl.engine.EngineFixture;
 import dev.baton.testkit.ProviderSimulatorExtension;
@@ -37,6 +38,8 @@ class SharedIdempotencyTest {
     static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
 
     private static final Scheduler SCHEDULER = EngineFixture.TIMER;
+    private static final SharedIdempotency.Lifetimes LIFETIMES = new SharedIdempotency.Lifetimes(Duration.ofMinutes(5),
+            Duration.ofSeconds(30));
     private static final byte[] BODY = GatewayKeys.sha256("{\"model\":\"chat\"}".getBytes(StandardCharsets.UTF_8));
     private final List<AutoCloseable> open = new ArrayList<>();
 
@@ -59,24 +62,19 @@ class SharedIdempotencyTest {
     }
 
     private static SharedIdempotency keys(ClusterNode node) {
-        return new SharedIdempotency(node.sync().store(), node.name(), Duration.ofMinutes(5), Duration.ofSeconds(30),
-                SCHEDULER);
-    }
-
-    /** What the endpoint does as the key's owner: run on the engine, settle, answer. */
-    private static Answer run(ClusterNode node, SharedIdempotency keys, String key) throws Exception {
-        Answer answer = Responses.success(node.engine().complete(Call.of(ChatRequest.of("chat", "Say hello.")))
-                .get(5, TimeUnit.SECONDS));
-        keys.settle("caller", key, BODY, answer);
-        return answer;
+        return new SharedIdempotency(node.sync().store(), node.name(), LIFETIMES, SCHEDULER);
     }
 
     /**
-     * Returns once every command {@code node} has sent to Redis so far has run: one connection carries them all, and
-     * Redis runs a connection's commands in order, so a later command's answer means the earlier ones are done.
+     * What the endpoint does as the key's owner: run on the engine, settle, answer. Then waits for the store's reply
+     * to the write, which the endpoint does not: a store's timeout on a busy machine does not undo the write, and a
+     * repeat that comes before the write lands finds the key running and polls until it does.
      */
-    private static void written(ClusterNode node) throws Exception {
-        node.sync().store().get("barrier").get(5, TimeUnit.SECONDS);
+    private static Answer run(ClusterNode node, SharedIdempotency keys, String key) throws Exception {
+        Answer answer = Responses.success(node.engine().complete(Call.of(ChatRequest.of("chat", "Say hello.")))
+                .get(5, TimeUnit.SECONDS));
+        keys.settle("caller", key, BODY, answer).exceptionally(slow -> null).get(5, TimeUnit.SECONDS);
+        return answer;
     }
 
     private static SharedIdempotency.Outcome claim(SharedIdempotency keys, String key, byte[] body) throws Exception {
@@ -91,7 +89,6 @@ class SharedIdempotencyTest {
 
         assertEquals(new SharedIdempotency.Run(true), claim(onA, "key-1", BODY));
         Answer first = run(n[0], onA, "key-1");
-        written(n[0]); // the settle is written asynchronously; B's retry comes later than this in practice
 
         SharedIdempotency.Replay replay = assertInstanceOf(SharedIdempotency.Replay.class, claim(onB, "key-1", BODY));
         assertEquals(first.status(), replay.answer().status());
@@ -104,13 +101,22 @@ class SharedIdempotencyTest {
     void aRepeatOnNodeBWhileNodeARunsWaitsForItsAnswer() throws Exception {
         ClusterNode[] n = nodes(RedisProcess.SHARED_URL);
         SharedIdempotency onA = keys(n[0]);
-        SharedIdempotency onB = keys(n[1]);
+        // B polls on virtual time, held: a poll runs only when the test moves time.
+        VirtualTime time = new VirtualTime();
+        time.hold();
+        SharedIdempotency onB = new SharedIdempotency(n[1].sync().store(), n[1].name(), LIFETIMES, time);
 
         assertEquals(new SharedIdempotency.Run(true), claim(onA, "key-2", BODY));
         CompletableFuture<SharedIdempotency.Outcome> repeat = onB.claim("caller", "key-2", BODY);
-        Thread.sleep(100); // B polls every 20 ms: what must not happen, B answering while A runs, has time to show
-        assertFalse(repeat.isDone(), "B waits while A runs");
+        Await.until("B found A's claim and waits to look again", () -> !time.idle(), Duration.ofSeconds(5));
+        time.advance(SharedIdempotency.POLL.multipliedBy(3));
+        Await.until("B waits again after three polls", () -> !time.idle(), Duration.ofSeconds(5));
+        assertFalse(repeat.isDone(), "B waits while A runs, looking again every poll");
         Answer first = run(n[0], onA, "key-2");
+        Await.until("B finds A's answer", () -> {
+            time.advance(SharedIdempotency.POLL); // B looks again, and finds A's answer once the write has landed
+            return repeat.isDone();
+        }, Duration.ofSeconds(5));
 
         SharedIdempotency.Replay replay = assertInstanceOf(SharedIdempotency.Replay.class,
                 repeat.get(1, TimeUnit.SECONDS));

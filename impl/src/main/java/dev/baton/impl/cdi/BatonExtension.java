@@ -6,10 +6,13 @@ import dev.baton.Route;
 import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.impl.adapter.Adapters;
 import dev.baton.impl.cluster.ClusterSettings;
+import dev.baton.impl.cluster.ClusterStores;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.config.PolicyResolver;
+import dev.baton.impl.record.RecordStores;
+import dev.baton.impl.servlet.EndpointSettings;
 import dev.baton.spi.ProviderAdapterFactory;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
@@ -58,6 +61,7 @@ public class BatonExtension implements Extension {
     private volatile List<ProviderAdapterFactory> providers = List.of();
     private volatile BatonConfig config;
     private volatile ClusterSettings cluster = ClusterSettings.MEMORY;
+    private volatile EndpointSettings endpoint;
 
     void injectionPoint(@Observes ProcessInjectionPoint<?, FailoverChatService> event) {
         InjectionPoint ip = event.getInjectionPoint();
@@ -94,6 +98,10 @@ public class BatonExtension implements Extension {
             providers = Adapters.discover();
             config = ConfigLoader.load(mp, providers);
             cluster = ClusterSettings.read(mp);
+            endpoint = EndpointSettings.load(mp);
+            // A store configured without its module stops the deployment here, before any bean is created.
+            ClusterStores.require(cluster);
+            RecordStores.require(config.records());
         } catch (FailoverDefinitionException e) {
             event.addDefinitionError(e);
             return;
@@ -143,6 +151,11 @@ public class BatonExtension implements Extension {
     /** {@code baton.cluster.*}: {@link ClusterSettings#MEMORY} unless a cluster store is configured. */
     public ClusterSettings cluster() {
         return cluster;
+    }
+
+    /** {@code baton.endpoint.*}, read at deployment. */
+    EndpointSettings endpoint() {
+        return endpoint;
     }
 
     /** The configuration read at deployment. */

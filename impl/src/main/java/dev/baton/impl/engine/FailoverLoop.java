@@ -208,8 +208,7 @@ final class FailoverLoop {
     private void answerServed(Attempt attempt, Served served) {
         if (finished.compareAndSet(false, true)) {
             Cost cost = costOf(attempt.candidate(), served.usage());
-            ledger.save(true, 200, null, servedBy(attempt.candidate()), served.committed(), served.firstTokenMillis(),
-                    served.usage(), false, cost);
+            ledger.save(Ledger.Ending.served(servedBy(attempt.candidate()), served, cost));
             mode.served(attempt, cost);
         }
     }
@@ -226,8 +225,8 @@ final class FailoverLoop {
         }
         if (failed != null && failed.committed()) {
             Candidate c = last.candidate();
-            var record = ledger.save(false, 200, failed.interruption(), servedBy(c), true, failed.firstTokenMillis(),
-                    null, false, null);
+            var record = ledger.save(Ledger.Ending.interrupted(servedBy(c), failed.interruption(),
+                    failed.firstTokenMillis()));
             mode.failed(StreamInterruptedException.of(ctx.redactor().clean("The stream from " + c.name()
                     + " broke after output had been sent: " + failed.failure().message()), failed.interruption(), record));
             return;
@@ -242,7 +241,7 @@ final class FailoverLoop {
         String message = ctx.redactor().clean(error.message(attempts, skipped));
         String degradedText = policy().degraded();
         boolean degrade = degradedText != null && error.degradable() && mode.answersDegraded();
-        var record = ledger.save(false, error.status(), error.code(), null, false, null, null, degrade, null);
+        var record = ledger.save(Ledger.Ending.unserved(error.status(), error.code(), degrade));
         UNSERVED.info(n -> id + ": no target served " + request.model() + ": " + error.status() + " " + error.code()
                 + (degrade ? "; answered with the degraded text" : "")
                 + (n > 1 ? " (" + n + " requests not served since the last such message)" : ""));
@@ -272,8 +271,8 @@ final class FailoverLoop {
             attemptPermit.complete(null);
             recordAttempt(attempt, null, committed, true);
         }
-        ledger.save(false, 499, "client_closed_request", committed && attempt != null ? servedBy(attempt.candidate())
-                : null, committed, firstTokenMillis, null, false, null);
+        ledger.save(Ledger.Ending.abandoned(committed && attempt != null ? servedBy(attempt.candidate()) : null,
+                firstTokenMillis));
         mode.abort();
     }
 

@@ -64,14 +64,58 @@ final class Ledger {
         return List.copyOf(skipped);
     }
 
+    /**
+     * How a request ended, as its record states it. Built by one of the named factories, one per way to end.
+     *
+     * @param ok               whether the caller got what it asked for
+     * @param status           the HTTP status the caller saw (499 when it went away)
+     * @param code             the error code, or {@code null} when served
+     * @param servedBy         what served (or was streaming when the request broke), or {@code null}
+     * @param committed        whether output reached the caller
+     * @param firstTokenMillis when the first output reached the caller, or {@code null}
+     * @param usage            the provider's usage, or {@code null}
+     * @param degraded         whether the route's degraded text answered instead
+     * @param cost             the estimated cost, or {@code null}
+     */
+    record Ending(boolean ok, int status, String code, ServedBy servedBy, boolean committed, Long firstTokenMillis,
+                  JsonObject usage, boolean degraded, Cost cost) {
+
+        /** A target served: 200, with its usage and cost, and when its output reached the caller. */
+        static Ending served(ServedBy servedBy, AttemptMode.Served served, Cost cost) {
+            return new Ending(true, 200, null, servedBy, served.committed(), served.firstTokenMillis(), served.usage(),
+                    false, cost);
+        }
+
+        /** A stream broke after the commit point: the caller saw 200, then the interruption's error event. */
+        static Ending interrupted(ServedBy servedBy, String interruption, Long firstTokenMillis) {
+            return new Ending(false, 200, interruption, servedBy, true, firstTokenMillis, null, false, null);
+        }
+
+        /** Nothing served: the one most useful error, or the route's degraded text in its place. */
+        static Ending unserved(int status, String code, boolean degraded) {
+            return new Ending(false, status, code, null, false, null, null, degraded, null);
+        }
+
+        /**
+         * The caller went away (499).
+         *
+         * @param servedBy         what was streaming to it, or {@code null}
+         * @param firstTokenMillis when output reached it, or {@code null} when none had
+         */
+        static Ending abandoned(ServedBy servedBy, Long firstTokenMillis) {
+            return new Ending(false, 499, "client_closed_request", servedBy, firstTokenMillis != null,
+                    firstTokenMillis, null, false, null);
+        }
+    }
+
     /** Saves the request's record (a store's failure loses the record, never the answer) and tells the observer. */
-    synchronized RequestRecord save(boolean ok, int status, String code, ServedBy servedBy, boolean committed,
-                                    Long firstTokenMillis, JsonObject usage, boolean degraded, Cost cost) {
-        RequestRecord record = new RequestRecord(id, startedAt, ok, status, code, request.model(), routeName, servedBy,
-                attempts, skipped.stream().map(s -> new SkippedTarget(s.target(), s.position(), s.reason())).toList(),
-                request.stream(), committed, firstTokenMillis,
-                Duration.between(startedAt, ctx.clock().instant()).toMillis(), usage, degraded, cost, caller,
-                RequestRecord.REQUEST);
+    synchronized RequestRecord save(Ending end) {
+        RequestRecord record = new RequestRecord(id, startedAt, end.ok(), end.status(), end.code(), request.model(),
+                routeName, end.servedBy(), attempts,
+                skipped.stream().map(s -> new SkippedTarget(s.target(), s.position(), s.reason())).toList(),
+                request.stream(), end.committed(), end.firstTokenMillis(),
+                Duration.between(startedAt, ctx.clock().instant()).toMillis(), end.usage(), end.degraded(), end.cost(),
+                caller, RequestRecord.REQUEST);
         try {
             ctx.store().save(record);
         } catch (RuntimeException e) {

@@ -67,7 +67,7 @@ final class BodyReader implements ReadListener {
             return;
         }
         BodyReader reader = new BodyReader(in, maxBytes, onBody, onFailure);
-        reader.deadline = scheduler.schedule(maxReadTime, () -> reader.fail(RequestRejectedException.bodyTimeout(
+        reader.deadline = scheduler.schedule(maxReadTime, () -> reader.fail(Rejections.bodyTimeout(
                 "The request body took longer than " + maxReadTime.toSeconds() + " s to arrive.")));
         in.setReadListener(reader);
     }

@@ -4,7 +4,9 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContainerInitializer;
 import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRegistration;
+import jakarta.servlet.UnavailableException;
 import org.eclipse.microprofile.config.ConfigProvider;
 
 import java.lang.System.Logger.Level;
@@ -15,6 +17,9 @@ import java.util.Set;
  * Registers the OpenAI-compatible endpoint when {@code baton.endpoint.enabled=true}, and its
  * operator endpoints when an admin key is configured too; otherwise the application gets nothing.
  * A bad {@code baton.endpoint.*} value fails the application's start.
+ *
+ * <p>The servlets are registered by class, so the container creates them and injects their {@link Endpoint} (built
+ * by Baton's composition root); the filter needs only the settings and is registered as an instance.
  */
 public class EndpointInitializer implements ServletContainerInitializer {
 
@@ -28,22 +33,16 @@ public class EndpointInitializer implements ServletContainerInitializer {
         }
         String mapping = settings.path() + "/*";
         FilterRegistration.Dynamic filter = context.addFilter("baton-gateway",
-                new GatewayFilter(settings.path(), settings.keyHashes(), settings.namedKeys(), settings.adminKeyHashes(),
-                        settings.maxBodyBytes()));
+                new GatewayFilter(settings));
         filter.setAsyncSupported(true);
         filter.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, mapping);
         ServletRegistration.Dynamic servlet = context.addServlet("baton-chat", ChatEndpointServlet.class);
         servlet.setAsyncSupported(true);
-        servlet.setInitParameter("max-body-bytes", Integer.toString(settings.maxBodyBytes()));
-        servlet.setInitParameter("allowed-models", String.join(",", settings.allowedModels()));
-        servlet.setInitParameter("idempotency-ttl", settings.idempotencyTtl().toString());
-        servlet.setInitParameter("idempotency-max-entries", Integer.toString(settings.idempotencyMaxEntries()));
         servlet.addMapping(mapping);
         if (!settings.adminKeyHashes().isEmpty()) {
             // Longer path mappings win over {path}/*; without an admin key these paths fall to the chat servlet's 404.
             ServletRegistration.Dynamic operator = context.addServlet("baton-operator", OperatorServlet.class);
             operator.setAsyncSupported(true);
-            operator.setInitParameter("path", settings.path());
             operator.addMapping(settings.path() + "/connections/*", settings.path() + "/records/*",
                     settings.path() + "/cluster");
             LOG.log(Level.INFO, "Baton operator endpoints at {0}{1}/connections, {1}/records and {1}/cluster",
@@ -54,6 +53,18 @@ public class EndpointInitializer implements ServletContainerInitializer {
                     + "baton.endpoint.api-key-sha256 or protect it with a security constraint", context.getContextPath(), mapping);
         } else {
             LOG.log(Level.INFO, "Baton endpoint at {0}{1}", context.getContextPath(), mapping);
+        }
+    }
+
+    /**
+     * Fails a servlet's start with a message saying what is missing, rather than its first request with a
+     * {@code NullPointerException}: the container injects servlets registered by class (Servlet and CDI specs), and
+     * Baton's servlets depend on it.
+     */
+    static void requireInjected(Endpoint endpoint, String servlet) throws ServletException {
+        if (endpoint == null) {
+            throw new UnavailableException(servlet + ": the server did not inject Baton's Endpoint into this servlet "
+                    + "(CDI injection into a servlet registered by a ServletContainerInitializer)");
         }
     }
 }

@@ -43,27 +43,18 @@ public class GatewayFilter extends HttpFilter {
     private String path;
     private int maxBodyBytes;
 
-    GatewayFilter(String path, List<byte[]> keyHashes, List<byte[]> adminKeyHashes, int maxBodyBytes) {
-        this(path, keyHashes, List.of(), adminKeyHashes, maxBodyBytes);
-    }
-
-    /** @param namedKeys gateway keys with a name; they open the chat endpoints like the unnamed ones */
-    GatewayFilter(String path, List<byte[]> keyHashes, List<NamedKey> namedKeys, List<byte[]> adminKeyHashes,
-                  int maxBodyBytes) {
-        this.path = path;
-        List<byte[]> all = new ArrayList<>(keyHashes);
+    /** The keys, admin keys and body limit of {@code settings}; named keys open the chat endpoints like the others. */
+    GatewayFilter(EndpointSettings settings) {
+        this.path = settings.path();
+        List<byte[]> all = new ArrayList<>(settings.keyHashes());
         this.named = new HashMap<>();
-        for (NamedKey key : namedKeys) {
+        for (NamedKey key : settings.namedKeys()) {
             all.add(key.sha256());
             named.put(HexFormat.of().formatHex(key.sha256()), key);
         }
         this.keys = new GatewayKeys(all);
-        this.adminKeys = new GatewayKeys(adminKeyHashes);
-        this.maxBodyBytes = maxBodyBytes;
-    }
-
-    public GatewayFilter() {
-        this("/v1", List.of(), List.of(), 1024 * 1024);
+        this.adminKeys = new GatewayKeys(settings.adminKeyHashes());
+        this.maxBodyBytes = settings.maxBodyBytes();
     }
 
     @Override

@@ -2,22 +2,20 @@ package dev.baton.impl.servlet;
 
 import dev.baton.exception.FailoverException;
 import dev.baton.exception.RequestRejectedException;
-import dev.baton.impl.cdi.BatonChatService;
-import dev.baton.impl.cdi.BatonExtension;
 import dev.baton.impl.cluster.ClusterChange;
 import dev.baton.impl.cluster.ClusterSync;
-import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConnectionConfig;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.impl.stats.ConnectionStats;
 import dev.baton.record.RequestRecord;
 import dev.baton.impl.record.RecordQuery;
-import jakarta.enterprise.inject.spi.CDI;
+import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -60,17 +58,20 @@ public class OperatorServlet extends HttpServlet {
                 || relative.equals("/records") || relative.startsWith("/records/");
     }
 
+    /** Built with the rest of Baton by its composition root; see {@link Endpoint}. */
+    @Inject
+    transient Endpoint endpoint;
+
     @Override
-    public void init() {
-        BatonChatService chat = CDI.current().select(BatonChatService.class).get();
-        BatonConfig config = CDI.current().select(BatonExtension.class).get().config();
-        engine = chat.engine();
-        stats = chat.stats();
+    public void init() throws ServletException {
+        EndpointInitializer.requireInjected(endpoint, getServletName());
+        engine = endpoint.engine();
+        stats = endpoint.stats();
         Map<String, ConnectionConfig> byName = new LinkedHashMap<>();
-        config.connections().forEach(c -> byName.put(c.name(), c));
+        endpoint.config().connections().forEach(c -> byName.put(c.name(), c));
         connections = Map.copyOf(byName);
-        path = getInitParameter("path");
-        cluster = chat.cluster().orElse(null);
+        path = endpoint.settings().path();
+        cluster = endpoint.cluster();
     }
 
     /**
@@ -230,10 +231,10 @@ public class OperatorServlet extends HttpServlet {
     }
 
     private static RequestRejectedException unknownConnection(String name) {
-        return RequestRejectedException.notFound("No connection is named `" + name + "`.");
+        return Rejections.notFound("No connection is named `" + name + "`.");
     }
 
     private static RequestRejectedException notFound(HttpServletRequest req) {
-        return RequestRejectedException.notFound("No such endpoint: " + req.getMethod() + " " + req.getRequestURI());
+        return Rejections.notFound("No such endpoint: " + req.getMethod() + " " + req.getRequestURI());
     }
 }

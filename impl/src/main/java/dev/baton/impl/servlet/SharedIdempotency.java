@@ -39,14 +39,20 @@ final class SharedIdempotency {
     private final Scheduler scheduler;
 
     /**
-     * @param ttl     how long a stored answer is replayed
-     * @param running how long a claim lasts while its request runs: longer than any request may take
+     * How long the cluster keeps a key.
+     *
+     * @param answered how long a stored answer is replayed
+     * @param running  how long a claim lasts while its request runs: longer than any request may take
      */
-    SharedIdempotency(ClusterStore store, String node, Duration ttl, Duration running, Scheduler scheduler) {
+    record Lifetimes(Duration answered, Duration running) {
+    }
+
+    /** @param scheduler runs the polls for another node's answer */
+    SharedIdempotency(ClusterStore store, String node, Lifetimes lifetimes, Scheduler scheduler) {
         this.store = store;
         this.node = node;
-        this.ttl = ttl;
-        this.running = running;
+        this.ttl = lifetimes.answered();
+        this.running = lifetimes.running();
         this.scheduler = scheduler;
     }
 
@@ -120,12 +126,14 @@ final class SharedIdempotency {
         }
     }
 
-    /** The owner's answer: kept for {@code ttl} when storable, else the key is released for a retry to run again. */
-    void settle(String caller, String key, byte[] bodyHash, Answer answer) {
+    /**
+     * The owner's answer: kept for {@code ttl} when storable, else the key is released for a retry to run again.
+     * Nobody waits for the store: the returned stage, done when the store has it, is for tests.
+     */
+    CompletableFuture<Void> settle(String caller, String key, byte[] bodyHash, Answer answer) {
         String id = id(caller, key);
         if (!answer.storable()) {
-            store.delete(id);
-            return;
+            return store.delete(id);
         }
         JsonObjectBuilder headers = JSON.createObjectBuilder();
         answer.headers().forEach(headers::add);
@@ -137,7 +145,7 @@ final class SharedIdempotency {
                 .add("headers", headers)
                 .add("body", Base64.getEncoder().encodeToString(answer.body()))
                 .build().toString();
-        store.put(id, done, ttl);
+        return store.put(id, done, ttl);
     }
 
     private static Answer answer(JsonObject held) {

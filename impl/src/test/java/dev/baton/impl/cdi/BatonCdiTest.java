@@ -5,6 +5,7 @@ import dev.baton.ChatResponse;
 import dev.baton.FailoverChatService;
 import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.exception.RequestRejectedException;
+import dev.baton.impl.servlet.Endpoint;
 import dev.baton.testkit.ProviderSimulatorExtension;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.spi.Bean;
@@ -22,6 +23,9 @@ import java.util.Set;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -41,6 +45,48 @@ class BatonCdiTest {
     final ConfigProperties config = new ConfigProperties();
 
 
+    @Test
+    void theEndpointsServletsAreGivenWhatTheRuntimeBuiltOnlyWhenTheEndpointIsEnabled() {
+        simConnection();
+        try (WeldContainer container = weld().initialize()) {
+            assertNull(container.select(Endpoint.class).get(), "no endpoint: no servlet asks for one");
+        }
+        config.set("baton.endpoint.enabled", "true");
+        try (WeldContainer container = weld().initialize()) {
+            Endpoint endpoint = container.select(Endpoint.class).get();
+            assertNotNull(endpoint);
+            assertSame(endpoint, container.select(Endpoint.class).get(), "built once, with the engine");
+        }
+    }
+
+    @Test
+    void budgetsThatCannotBeChargedInOneCurrencyStopTheApplicationsStart() {
+        simConnection();
+        config.set("baton.connections.sim.models", "m,n");
+        config.set("baton.models.m.price.input", "1");
+        config.set("baton.models.m.price.output", "1");
+        config.set("baton.models.n.price.input", "1");
+        config.set("baton.models.n.price.output", "1");
+        config.set("baton.models.n.price.currency", "EUR");
+        config.set("baton.endpoint.enabled", "true");
+        config.set("baton.endpoint.keys.team.sha256", "a".repeat(64));
+        config.set("baton.endpoint.keys.team.budget", "5/1d");
+
+        RuntimeException e = assertThrows(RuntimeException.class, () -> weld().initialize().close());
+
+        StringBuilder all = new StringBuilder();
+        collect(e, all, Collections.newSetFromMap(new IdentityHashMap<>()));
+        assertTrue(all.toString().contains("baton.endpoint.keys.team.budget: a budget counts one currency"),
+                all::toString);
+    }
+
+    private void simConnection() {
+        config.set("baton.connections.sim.provider", "openai");
+        config.set("baton.connections.sim.base-url", sim.baseUrl("sim"));
+        config.set("baton.connections.sim.api-key", API_KEY);
+        config.set("baton.connections.sim.models", "m");
+        config.set("baton.routes.chat.targets", "sim/m");
+    }
 
     @Test
     void theServiceIsAnApplicationScopedBeanThatServesOverHttp() {

@@ -1,0 +1,61 @@
+package dev.baton.impl.servlet;
+
+import dev.baton.impl.config.PolicyOverride;
+import dev.baton.impl.engine.Call;
+import dev.baton.impl.engine.FailoverEngine;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The gateway's concerns around the engine, as one chain. {@link #of} lists the steps in the order they run; the
+ * servlet only reads the call from HTTP, hands it here, and writes the {@link Reply}. Thread-safe.
+ */
+final class Gateway {
+
+    private final List<GatewayStep> steps;
+    private final GatewayStep.Next engine;
+
+    Gateway(List<GatewayStep> steps, GatewayStep.Next engine) {
+        this.steps = List.copyOf(steps);
+        this.engine = engine;
+    }
+
+    /**
+     * The chain, in order. Each step sees what the ones before it let through:
+     * <ol>
+     *   <li>{@link ModelAllowlist}: the endpoint's and the caller's key's model allowlists (403);</li>
+     *   <li>{@link BudgetGate}: a key that has spent its budget is refused (402) before any provider is called;</li>
+     *   <li>{@link Idempotency}: a repeated {@code Idempotency-Key} gets the first answer, never a second call;</li>
+     *   <li>{@link Metering}: the answer's estimated cost is charged to the key (a replay is charged nothing);</li>
+     *   <li>the engine: plans, attempts, answers, and saves the request's record.</li>
+     * </ol>
+     */
+    static Gateway of(ModelAllowlist allowlist, KeyBudgets budgets, Idempotency idempotency, FailoverEngine engine) {
+        return new Gateway(List.of(allowlist, new BudgetGate(budgets), idempotency, new Metering(budgets)),
+                call -> send(engine, call));
+    }
+
+    Reply handle(GatewayCall call) {
+        return proceed(0, call);
+    }
+
+    private Reply proceed(int step, GatewayCall call) {
+        return step == steps.size() ? engine.proceed(call)
+                : steps.get(step).handle(call, next -> proceed(step + 1, next));
+    }
+
+    /** The last link: the engine, which records every request it admits. */
+    private static Reply send(FailoverEngine engine, GatewayCall gatewayCall) {
+        Call call = new Call(gatewayCall.request(), PolicyOverride.NONE, gatewayCall.callerRetried(),
+                gatewayCall.keyName());
+        if (gatewayCall.request().stream()) {
+            return new Reply.Streamed(engine.stream(call));
+        }
+        try {
+            return new Reply.Completed(engine.complete(call));
+        } catch (RuntimeException e) {
+            return new Reply.Completed(CompletableFuture.failedFuture(e)); // an idempotency key's owner must settle
+        }
+    }
+}

@@ -1,0 +1,304 @@
+package dev.baton.impl.servlet;
+
+import dev.baton.ChatChunk;
+import dev.baton.ChatRequest;
+import dev.baton.impl.concurrent.VirtualTime;
+import dev.baton.impl.engine.EngineFixture;
+import dev.baton.impl.engine.FailoverEngine;
+import dev.baton.impl.health.HealthListener;
+import dev.baton.impl.engine.EngineObserver;
+import dev.baton.testkit.Behavior;
+import dev.baton.testkit.ProviderSimulatorExtension;
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.ByteArrayInputStream;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The gateway's chain without a servlet: each step's refusals, what it lets through, and the order of the steps, over
+ * a real engine and HTTP over loopback against the simulator. Budgets and idempotency keys run on virtual time.
+ */
+class GatewayTest {
+
+    @RegisterExtension
+    static final ProviderSimulatorExtension sim = new ProviderSimulatorExtension();
+
+    /** A price per million tokens dear enough that one answer spends a 0.000001 budget. */
+    private static final String PRICE = "1000";
+    private static final Instant NOON = Instant.parse("2026-12-01T12:00:00Z");
+
+    private final VirtualTime time = new VirtualTime();
+    private FailoverEngine engine;
+    private KeyBudgets budgets;
+
+    private static NamedKey key(String name, Set<String> allowed, String budget) {
+        return new NamedKey(name, GatewayKeys.sha256(name), allowed, budget == null ? null : Budget.parse(budget));
+    }
+
+    /** A key whose first answer spends its whole budget. */
+    private static final NamedKey SPENDER = key("spender", Set.of(), "0.000001/1d");
+    /** A key that may use the route {@code chat} only. */
+    private static final NamedKey LIMITED = key("limited", Set.of("chat"), null);
+    /** A key whose budget no test spends. */
+    private static final NamedKey ROOMY = key("roomy", Set.of(), "1000/1d");
+
+    /**
+     * The chain as the endpoint builds it, over routes {@code chat} and {@code other} on two priced models, with
+     * {@code keys} the only ones with budgets.
+     */
+    private Gateway gateway(Set<String> endpointAllows, NamedKey... keys) {
+        Map<String, String> props = EngineFixture.connections(sim.simulator(), "m,n", "a");
+        props.put("baton.routes.chat.targets", "a/m");
+        props.put("baton.routes.other.targets", "a/n");
+        props.put("baton.models.m.price.input", PRICE);
+        props.put("baton.models.m.price.output", PRICE);
+        props.put("baton.models.n.price.input", PRICE);
+        props.put("baton.models.n.price.output", PRICE);
+        engine = EngineFixture.engine(props, time, HealthListener.NONE, EngineObserver.NONE);
+        budgets = new KeyBudgets(List.of(keys), time);
+        Idempotency idempotency = new Idempotency(new IdempotencyCache(Duration.ofHours(1), 100, time), null);
+        return Gateway.of(new ModelAllowlist(endpointAllows, engine.config()), budgets, idempotency, engine);
+    }
+
+    private static GatewayCall call(ChatRequest request, NamedKey key, String idempotencyKey) {
+        return new GatewayCall(request, false, key == null ? "anonymous" : "key:" + key.name(), key, idempotencyKey,
+                request.body().toString().getBytes(StandardCharsets.UTF_8), "req_refused");
+    }
+
+    private static ChatRequest stream(String model, boolean askUsage) {
+        ChatRequest.Builder b = ChatRequest.builder().model(model).message("user", "Say hello.").stream(true);
+        if (askUsage) {
+            b.param("stream_options", Json.createObjectBuilder().add("include_usage", true).build());
+        }
+        return b.build();
+    }
+
+    /** The reply as the servlet would write it. */
+    private static Answer answer(Reply reply) throws Exception {
+        CompletionStage<Answer> stage = reply instanceof Reply.Completed c
+                ? c.response().handle((ok, e) -> e == null ? Responses.success(ok)
+                        : Responses.failure(Idempotency.unwrap(e), "req_refused"))
+                : assertInstanceOf(Reply.Answered.class, reply).answer();
+        return stage.toCompletableFuture().get(5, TimeUnit.SECONDS);
+    }
+
+    private static JsonObject error(Answer answer) {
+        return Json.createReader(new ByteArrayInputStream(answer.body())).readObject().getJsonObject("error");
+    }
+
+    /** Every chunk of a stream, asking for one at a time as the servlet's output does. */
+    private static List<ChatChunk> chunks(Reply reply) throws Exception {
+        List<ChatChunk> chunks = new ArrayList<>();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        assertInstanceOf(Reply.Streamed.class, reply).chunks().subscribe(new Flow.Subscriber<>() {
+            private Flow.Subscription s;
+
+            @Override
+            public void onSubscribe(Flow.Subscription subscription) {
+                s = subscription;
+                s.request(1);
+            }
+
+            @Override
+            public void onNext(ChatChunk chunk) {
+                chunks.add(chunk);
+                s.request(1);
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                done.completeExceptionally(error);
+            }
+
+            @Override
+            public void onComplete() {
+                done.complete(null);
+            }
+        });
+        done.get(5, TimeUnit.SECONDS);
+        return chunks;
+    }
+
+    @Test
+    void aModelTheKeyMayNotUseIsRefusedWith403AndNoProviderIsCalled() throws Exception {
+        Gateway gateway = gateway(Set.of(), LIMITED);
+        Answer refused = answer(gateway.handle(call(ChatRequest.of("other", "Hi."), LIMITED, null)));
+
+        assertEquals(403, refused.status());
+        assertEquals("model_not_allowed", error(refused).getString("code"));
+        assertEquals(0, sim.account("a").requestCount());
+        Answer unknown = answer(gateway.handle(call(ChatRequest.of("nowhere", "Hi."), LIMITED, null)));
+        assertEquals(404, unknown.status(), "a model nothing serves stays unknown, not forbidden");
+        assertEquals("model_not_found", error(unknown).getString("code"));
+        assertEquals(200, answer(gateway.handle(call(ChatRequest.of("chat", "Hi."), LIMITED, null))).status());
+    }
+
+    @Test
+    void theEndpointsAllowlistDropsAFallbackItDoesNotAllowInsteadOfRoutingAroundIt() throws Exception {
+        Gateway gateway = gateway(Set.of("chat"));
+        sim.account("a").setDefault(Behavior.serverError());
+        ChatRequest request = ChatRequest.builder().model("chat").message("user", "Hi.").fallbacks("n").build();
+
+        Answer failed = answer(gateway.handle(call(request, null, null)));
+
+        assertEquals(502, failed.status());
+        JsonArray attempts = error(failed).getJsonArray("attempts");
+        assertFalse(attempts.isEmpty());
+        attempts.forEach(a -> assertEquals("m", a.asJsonObject().getString("model"), "the fallback was not tried"));
+        assertEquals(403, answer(gateway.handle(call(ChatRequest.of("n", "Hi."), null, null))).status());
+    }
+
+    @Test
+    void aKeyThatSpentItsBudgetIsRefusedWith402UntilItsPeriodEnds() throws Exception {
+        Gateway gateway = gateway(Set.of(), SPENDER);
+        time.advance(Duration.between(VirtualTime.START, NOON));
+        assertEquals(200, answer(gateway.handle(call(ChatRequest.of("chat", "Hi."), SPENDER, null))).status());
+        assertTrue(budgets.spent(SPENDER).signum() > 0, "charged the answer's cost");
+
+        Answer refused = answer(gateway.handle(call(ChatRequest.of("chat", "Hi."), SPENDER, null)));
+        assertEquals(402, refused.status());
+        assertEquals("budget_exceeded", error(refused).getString("code"));
+        assertEquals("2026-12-02T00:00:00Z", refused.headers().get(BudgetGate.BUDGET_RESET));
+        assertEquals(Long.toString(Duration.ofHours(12).toSeconds()), refused.headers().get("retry-after"));
+        assertEquals(1, sim.account("a").requestCount(), "the refusal called no provider");
+
+        time.advance(Duration.ofHours(12));
+        assertEquals(200, answer(gateway.handle(call(ChatRequest.of("chat", "Hi."), SPENDER, null))).status(),
+                "a new period, a whole budget");
+    }
+
+    @Test
+    void theAllowlistComesBeforeTheBudget() throws Exception {
+        NamedKey both = key("both", Set.of("chat"), "0.000001/1d");
+        Gateway gateway = gateway(Set.of(), both);
+        assertEquals(200, answer(gateway.handle(call(ChatRequest.of("chat", "Hi."), both, null))).status());
+
+        assertEquals(403, answer(gateway.handle(call(ChatRequest.of("other", "Hi."), both, null))).status(),
+                "a model the key may not use is refused as such, whatever it has spent");
+        assertEquals(402, answer(gateway.handle(call(ChatRequest.of("chat", "Hi."), both, null))).status());
+    }
+
+    @Test
+    void aRepeatedIdempotencyKeyGetsTheFirstAnswerWithOneUpstreamCallAndIsChargedOnce() throws Exception {
+        Gateway gateway = gateway(Set.of(), ROOMY);
+        ChatRequest request = ChatRequest.of("chat", "Hi.");
+
+        Answer first = answer(gateway.handle(call(request, ROOMY, "k-1")));
+        BigDecimal spent = budgets.spent(ROOMY);
+        Answer repeat = answer(gateway.handle(call(request, ROOMY, "k-1")));
+
+        assertEquals(200, first.status());
+        assertTrue(spent.signum() > 0, "the first answer is charged");
+        assertArrayEquals(first.body(), repeat.body(), "byte for byte");
+        assertEquals("true", repeat.headers().get(Answer.REPLAY_HEADER));
+        assertEquals(1, sim.account("a").requestCount());
+        assertEquals(0, spent.compareTo(budgets.spent(ROOMY)), "the replay is charged nothing");
+    }
+
+    @Test
+    void aRepeatWhileTheOwnerRunsAttachesToItsAnswer() throws Exception {
+        gateway(Set.of()); // for its engine: the chain here is idempotency alone, before an engine call held back
+        CompletableFuture<Void> held = new CompletableFuture<>();
+        Gateway chain = new Gateway(List.of(new Idempotency(new IdempotencyCache(Duration.ofHours(1), 10, time), null)),
+                c -> new Reply.Completed(held.thenCompose(x -> engine.complete(dev.baton.impl.engine.Call.of(
+                        c.request())))));
+        ChatRequest request = ChatRequest.of("chat", "Hi.");
+
+        Reply owner = chain.handle(call(request, null, "k-2"));
+        Reply repeat = chain.handle(call(request, null, "k-2"));
+        assertFalse(((Reply.Answered) repeat).answer().toCompletableFuture().isDone(), "waits for the owner");
+        held.complete(null);
+
+        assertArrayEquals(answer(owner).body(), answer(repeat).body());
+        assertEquals(1, sim.account("a").requestCount());
+    }
+
+    @Test
+    void theSameKeyWithAnotherBodyIsRefusedWith422AndAStreamWithAKeyWith400() throws Exception {
+        Gateway gateway = gateway(Set.of());
+        assertEquals(200, answer(gateway.handle(call(ChatRequest.of("chat", "Hi."), null, "k-3"))).status());
+
+        Answer reused = answer(gateway.handle(call(ChatRequest.of("chat", "Something else."), null, "k-3")));
+        assertEquals(422, reused.status());
+        assertEquals("idempotency_key_reused", error(reused).getString("code"));
+
+        Answer streamed = answer(gateway.handle(call(stream("chat", false), null, "k-4")));
+        assertEquals(400, streamed.status());
+        assertEquals(Idempotency.HEADER, error(streamed).getString("param"));
+        assertEquals(1, sim.account("a").requestCount());
+    }
+
+    @Test
+    void anOwnerWhoseChainFailsStillSettlesItsKeySoARetryRunsAgain() throws Exception {
+        IdempotencyCache cache = new IdempotencyCache(Duration.ofHours(1), 10, time);
+        Gateway broken = new Gateway(List.of(new Idempotency(cache, null)), c -> {
+            throw new IllegalStateException("a bug past the idempotency step");
+        });
+        ChatRequest request = ChatRequest.of("chat", "Hi.");
+
+        assertEquals(500, answer(broken.handle(call(request, null, "k-5"))).status());
+        assertEquals(0, cache.size(), "the key was released, not left running");
+    }
+
+    @Test
+    void aBudgetedKeysStreamIsChargedFromAUsageChunkTheCallerDidNotAskForAndDoesNotSee() throws Exception {
+        Gateway gateway = gateway(Set.of(), ROOMY);
+
+        List<ChatChunk> hidden = chunks(gateway.handle(call(stream("chat", false), ROOMY, null)));
+        BigDecimal afterHidden = budgets.spent(ROOMY);
+        List<ChatChunk> asked = chunks(gateway.handle(call(stream("chat", true), ROOMY, null)));
+
+        assertTrue(afterHidden.signum() > 0, "charged from the usage chunk Baton asked for");
+        assertFalse(hidden.isEmpty());
+        assertTrue(hidden.stream().noneMatch(GatewayTest::usageOnly), "and the caller does not see it");
+        assertTrue(usageOnly(asked.get(asked.size() - 1)), "a caller that asked for usage gets it");
+        assertEquals(0, afterHidden.multiply(BigDecimal.valueOf(2)).compareTo(budgets.spent(ROOMY)),
+                "both streams charged alike");
+    }
+
+    @Test
+    void aStreamOfACallerWithoutABudgetIsPassedAsItComes() throws Exception {
+        Gateway gateway = gateway(Set.of());
+        List<ChatChunk> chunks = chunks(gateway.handle(call(stream("chat", false), null, null)));
+
+        assertFalse(chunks.isEmpty());
+        assertTrue(chunks.stream().noneMatch(GatewayTest::usageOnly), "no usage chunk asked for on its behalf");
+    }
+
+    @Test
+    void cancellingAMeteredAnswerCancelsTheEngineCall() {
+        CompletableFuture<dev.baton.ChatResponse> engineCall = new CompletableFuture<>();
+        Metering metering = new Metering(new KeyBudgets(List.of(SPENDER), time));
+        Reply reply = metering.handle(call(ChatRequest.of("chat", "Hi."), SPENDER, null),
+                c -> new Reply.Completed(engineCall));
+
+        assertTrue(((Reply.Completed) reply).response().cancel(true));
+        assertTrue(engineCall.isCancelled(), "the caller going away stops the attempt in flight");
+    }
+
+    private static boolean usageOnly(ChatChunk chunk) {
+        return chunk.body().get("usage") instanceof JsonObject
+                && chunk.body().get("choices") instanceof JsonArray choices && choices.isEmpty();
+    }
+}
