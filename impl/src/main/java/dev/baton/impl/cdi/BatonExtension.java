@@ -10,6 +10,7 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.config.PolicyResolver;
+import dev.baton.impl.config.ServerFeatures;
 import dev.baton.spi.ProviderAdapterFactory;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.AfterBeanDiscovery;
@@ -93,6 +94,7 @@ public class BatonExtension implements Extension {
         try {
             providers = Adapters.discover();
             config = ConfigLoader.load(mp, providers);
+            ServerFeatures.require(config, BatonExtension.class.getClassLoader());
             cluster = ClusterSettings.read(mp);
         } catch (FailoverDefinitionException e) {
             event.addDefinitionError(e);
