@@ -6,8 +6,9 @@ import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 
 /**
- * The archives the system tests deploy: the sample WAR exactly as {@code war-sample} builds it, under a name of its
- * own so it never collides with a {@code baton-sample.war} deployed by hand.
+ * The archives the system tests deploy, exactly as the reactor builds them, each under a name of its own so it never
+ * collides with one deployed by hand: the sample WAR ({@code war-sample}) and the minimal application of a user's own
+ * ({@code example-app}).
  */
 final class Deployments {
 
@@ -19,12 +20,19 @@ final class Deployments {
 
     /** The sample WAR, renamed. Under Arquillian the context root may follow the name; use the injected URL. */
     static WebArchive sample(String name) {
-        String path = System.getProperty(WAR_PROPERTY, "../../war-sample/target/baton-sample.war");
-        File war = new File(path);
+        return renamed(name, WAR_PROPERTY, "../../war-sample/target/baton-sample.war");
+    }
+
+    /** The example application ({@code example-app}), renamed. */
+    static WebArchive example(String name) {
+        return renamed(name, "baton.example.war", "../../example-app/target/baton-example.war");
+    }
+
+    private static WebArchive renamed(String name, String property, String fallback) {
+        File war = new File(System.getProperty(property, fallback));
         if (!war.isFile()) {
-            throw new IllegalStateException("The sample WAR is missing at " + war.getAbsolutePath()
-                    + "; build it first (mvn -pl system-tests/liberty -am verify builds it) or set -D"
-                    + WAR_PROPERTY);
+            throw new IllegalStateException("The WAR is missing at " + war.getAbsolutePath()
+                    + "; build it first (mvn -pl system-tests/liberty -am verify builds it) or set -D" + property);
         }
         return ShrinkWrap.create(WebArchive.class, name).merge(ShrinkWrap.createFromZipFile(WebArchive.class, war));
     }

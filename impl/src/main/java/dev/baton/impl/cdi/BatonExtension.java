@@ -11,6 +11,7 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.impl.config.PolicyResolver;
+import dev.baton.impl.config.ServerFeatures;
 import dev.baton.impl.record.RecordStores;
 import dev.baton.impl.servlet.EndpointSettings;
 import dev.baton.spi.ProviderAdapterFactory;
@@ -97,6 +98,7 @@ public class BatonExtension implements Extension {
         try {
             providers = Adapters.discover();
             config = ConfigLoader.load(mp, providers);
+            ServerFeatures.require(config, BatonExtension.class.getClassLoader());
             cluster = ClusterSettings.read(mp);
             endpoint = EndpointSettings.load(mp);
             // A store configured without its module stops the deployment here, before any bean is created.
