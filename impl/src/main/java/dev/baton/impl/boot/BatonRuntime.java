@@ -82,8 +82,9 @@ public final class BatonRuntime implements AutoCloseable {
         } else {
             cluster = null;
         }
-        engine = new FailoverEngine(config, Adapters.create(setup.providers(), http, config, clock), store, clock,
-                timer, listener, EngineObserver.of(observers));
+        engine = new FailoverEngine(FailoverEngine.Parts.of(config,
+                        Adapters.create(setup.providers(), http, config, clock), store, clock, timer)
+                .withListener(listener).withObserver(EngineObserver.of(observers)));
         telemetry.watch(engine.health());
         telemetry.watchShares(engine.balancer());
         if (cluster != null) {

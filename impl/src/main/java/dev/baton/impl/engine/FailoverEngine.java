@@ -46,41 +46,54 @@ public final class FailoverEngine {
     private final Prober prober = new Prober();
 
     /**
-     * An engine on real time: the system's ticker, and {@code timer} for its timeouts and waits.
+     * What an engine is built from.
      *
-     * @param adapters one per provider id ({@code baton.connections.<name>.provider})
-     * @param timer    the application's one timer ({@code DeadlineTimer}); it stays the caller's to close
-     */
-    public FailoverEngine(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
-                          InstantSource clock, Scheduler timer, HealthListener listener, EngineObserver observer) {
-        this(config, adapters, store, clock, Ticker.SYSTEM, timer, listener, observer);
-    }
-
-    /**
+     * @param adapters  one per provider id ({@code baton.connections.<name>.provider})
      * @param clock     wall time, for records and for connections' parking and ejection
      * @param ticker    monotonic time, for deadlines and durations
-     * @param scheduler runs every timeout and wait
+     * @param scheduler runs every timeout and wait (the application's one {@code DeadlineTimer}; it stays the
+     *                  caller's to close)
+     * @param random    backoff jitter and balancing picks; a test gives a seeded generator (thread-safe, such as
+     *                  {@code java.util.Random}) so that its picks repeat
      */
-    public FailoverEngine(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
-                          InstantSource clock, Ticker ticker, Scheduler scheduler, HealthListener listener,
-                          EngineObserver observer) {
-        this(config, adapters, store, clock, ticker, scheduler, () -> ThreadLocalRandom.current().nextLong(), listener,
-                observer);
+    public record Parts(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
+                        InstantSource clock, Ticker ticker, Scheduler scheduler, RandomGenerator random,
+                        HealthListener listener, EngineObserver observer) {
+
+        /** On real time (the system's ticker, {@code scheduler} for timeouts), with no listener or observer. */
+        public static Parts of(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
+                               InstantSource clock, Scheduler scheduler) {
+            return new Parts(config, adapters, store, clock, Ticker.SYSTEM, scheduler,
+                    () -> ThreadLocalRandom.current().nextLong(), HealthListener.NONE, EngineObserver.NONE);
+        }
+
+        public Parts withTime(Ticker newTicker, Scheduler newScheduler) {
+            return new Parts(config, adapters, store, clock, newTicker, newScheduler, random, listener, observer);
+        }
+
+        public Parts withRandom(RandomGenerator newRandom) {
+            return new Parts(config, adapters, store, clock, ticker, scheduler, newRandom, listener, observer);
+        }
+
+        public Parts withListener(HealthListener newListener) {
+            return new Parts(config, adapters, store, clock, ticker, scheduler, random, newListener, observer);
+        }
+
+        public Parts withObserver(EngineObserver newObserver) {
+            return new Parts(config, adapters, store, clock, ticker, scheduler, random, listener, newObserver);
+        }
     }
 
-    /**
-     * @param random backoff jitter and balancing picks; a test gives a seeded generator (thread-safe, such as
-     *               {@code java.util.Random}) so that its picks repeat
-     */
-    public FailoverEngine(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
-                          InstantSource clock, Ticker ticker, Scheduler scheduler, RandomGenerator random,
-                          HealthListener listener, EngineObserver observer) {
-        HealthRegistry health = new HealthRegistry(config.connections(), clock, HealthListener.both(listener, prober));
+    public FailoverEngine(Parts parts) {
+        BatonConfig config = parts.config();
+        InstantSource clock = parts.clock();
+        HealthRegistry health = new HealthRegistry(config.connections(), clock,
+                HealthListener.both(parts.listener(), prober));
         this.planner = new Planner(config);
-        this.ctx = new EngineContext(config, Map.copyOf(adapters), health, new RetryBudget(config.retryBudget(), clock),
-                new ConnectionGuards(config.connections()),
-                store, Redactor.forConnections(config.connections()), clock, ticker, scheduler, random, observer,
-                new Balancer(config.balance(), ticker, random));
+        this.ctx = new EngineContext(config, Map.copyOf(parts.adapters()), health,
+                new RetryBudget(config.retryBudget(), clock), new ConnectionGuards(config.connections()),
+                parts.store(), Redactor.forConnections(config.connections()), clock, parts.ticker(), parts.scheduler(),
+                parts.random(), parts.observer(), new Balancer(config.balance(), parts.ticker(), parts.random()));
         prober.start(ctx);
     }
 

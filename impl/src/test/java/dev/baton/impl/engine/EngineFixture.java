@@ -110,9 +110,9 @@ public final class EngineFixture {
     /** An engine on virtual time as {@link #engine(Map, VirtualTime)}, drawing its random choices from {@code random}. */
     static FailoverEngine engine(Map<String, String> props, VirtualTime time, RandomGenerator random) {
         BatonConfig config = config(props);
-        return new FailoverEngine(config, Adapters.create(Adapters.discover(), HTTP, config, time),
-                new InMemoryRecordStore(config.recordCapacity()), time, time, time, random, HealthListener.NONE,
-                new EngineObserver() {
+        return new FailoverEngine(FailoverEngine.Parts.of(config, Adapters.create(Adapters.discover(), HTTP, config,
+                        time), new InMemoryRecordStore(config.recordCapacity()), time, time)
+                .withTime(time, time).withRandom(random).withObserver(new EngineObserver() {
                     @Override
                     public void attemptStarted(String requestId, String target) {
                         time.hold();
@@ -122,7 +122,7 @@ public final class EngineFixture {
                     public void attemptEnded(String requestId, AttemptRecord attempt) {
                         time.release();
                     }
-                });
+                }));
     }
 
     /** An engine on real time, as an application has. */
@@ -135,8 +135,9 @@ public final class EngineFixture {
     private static FailoverEngine engine(Map<String, String> props, InstantSource clock, Ticker ticker,
                                          Scheduler scheduler, HealthListener listener, EngineObserver observer) {
         BatonConfig config = config(props);
-        return new FailoverEngine(config, Adapters.create(Adapters.discover(), HTTP, config, clock),
-                new InMemoryRecordStore(config.recordCapacity()), clock, ticker, scheduler, listener, observer);
+        return new FailoverEngine(FailoverEngine.Parts.of(config, Adapters.create(Adapters.discover(), HTTP, config,
+                        clock), new InMemoryRecordStore(config.recordCapacity()), clock, scheduler)
+                .withTime(ticker, scheduler).withListener(listener).withObserver(observer));
     }
 
     /** How a test calls the engine; every scenario that applies to both runs in both. */
@@ -210,9 +211,9 @@ public final class EngineFixture {
     }
 
     /** Takes one chunk at a time, as a servlet writing to a slow client would. */
-    static final class Collector implements Flow.Subscriber<ChatChunk> {
-        final List<ChatChunk> chunks = Collections.synchronizedList(new ArrayList<>());
-        final CompletableFuture<Void> done = new CompletableFuture<>();
+    public static final class Collector implements Flow.Subscriber<ChatChunk> {
+        public final List<ChatChunk> chunks = Collections.synchronizedList(new ArrayList<>());
+        public final CompletableFuture<Void> done = new CompletableFuture<>();
         volatile Flow.Subscription subscription;
 
         @Override

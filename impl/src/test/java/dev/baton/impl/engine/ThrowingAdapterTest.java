@@ -3,7 +3,6 @@ package dev.baton.impl.engine;
 import dev.baton.ChatRequest;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.config.BatonConfig;
-import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.record.InMemoryRecordStore;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderTarget;
@@ -52,8 +51,8 @@ class ThrowingAdapterTest {
                 throw new IllegalStateException("could not send with Authorization: Bearer " + target.apiKey());
             }
         };
-        FailoverEngine engine = new FailoverEngine(config, Map.of("openai", throwing), new InMemoryRecordStore(10),
-                Clock.systemUTC(), EngineFixture.TIMER, HealthListener.NONE, EngineObserver.NONE);
+        FailoverEngine engine = new FailoverEngine(FailoverEngine.Parts.of(config, Map.of("openai", throwing),
+                new InMemoryRecordStore(10), Clock.systemUTC(), EngineFixture.TIMER));
         StringWriter logged = new StringWriter();
         Handler capture = new Handler() {
             @Override

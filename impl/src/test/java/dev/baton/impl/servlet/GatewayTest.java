@@ -20,13 +20,11 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -109,35 +107,10 @@ class GatewayTest {
 
     /** Every chunk of a stream, asking for one at a time as the servlet's output does. */
     private static List<ChatChunk> chunks(Reply reply) throws Exception {
-        List<ChatChunk> chunks = new ArrayList<>();
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        assertInstanceOf(Reply.Streamed.class, reply).chunks().subscribe(new Flow.Subscriber<>() {
-            private Flow.Subscription s;
-
-            @Override
-            public void onSubscribe(Flow.Subscription subscription) {
-                s = subscription;
-                s.request(1);
-            }
-
-            @Override
-            public void onNext(ChatChunk chunk) {
-                chunks.add(chunk);
-                s.request(1);
-            }
-
-            @Override
-            public void onError(Throwable error) {
-                done.completeExceptionally(error);
-            }
-
-            @Override
-            public void onComplete() {
-                done.complete(null);
-            }
-        });
-        done.get(5, TimeUnit.SECONDS);
-        return chunks;
+        EngineFixture.Collector collector = new EngineFixture.Collector();
+        assertInstanceOf(Reply.Streamed.class, reply).chunks().subscribe(collector);
+        collector.done.get(5, TimeUnit.SECONDS);
+        return collector.chunks;
     }
 
     @Test

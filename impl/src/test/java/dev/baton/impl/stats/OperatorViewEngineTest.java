@@ -11,7 +11,6 @@ import dev.baton.impl.config.Redactor;
 import dev.baton.impl.engine.EngineFixture;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.health.ConnectionHealth;
-import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.MutableClock;
 import dev.baton.impl.openai.OpenAiAdapter;
 import dev.baton.impl.openai.OpenAiAdapterFactory;
@@ -63,9 +62,9 @@ class OperatorViewEngineTest {
         props.put("baton.routes.chat.attempt-timeout", "2s");
         BatonConfig config = ConfigLoader.load(new SmallRyeConfigBuilder()
                 .withSources(new PropertiesConfigSource(props, "test", 100)).build(), List.of(new OpenAiAdapterFactory()));
-        engine = new FailoverEngine(config, Adapters.create(List.of(new OpenAiAdapterFactory()), EngineFixture.HTTP,
-                config, clock), new InMemoryRecordStore(100), clock,
-                EngineFixture.TIMER, HealthListener.NONE, stats);
+        engine = new FailoverEngine(FailoverEngine.Parts.of(config, Adapters.create(List.of(new OpenAiAdapterFactory()),
+                EngineFixture.HTTP, config, clock), new InMemoryRecordStore(100), clock, EngineFixture.TIMER)
+                .withObserver(stats));
     }
 
     @Test

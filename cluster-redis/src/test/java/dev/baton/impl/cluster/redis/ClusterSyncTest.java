@@ -74,7 +74,9 @@ class ClusterSyncTest {
         sim.account("a").enqueue(Behavior.rateLimited(Duration.ofSeconds(20)));
 
         assertEquals("b", chat(a).servedBy().connection(), "A's request goes on to b after a's 429");
-        long tookMs = Await.until("node B learns that a is parked", () -> b.engine().health().of("a").availability("m").state() == Availability.State.PARKED, Duration.ofMillis(200));
+        long tookMs = Await.until("node B learns that a is parked",
+                () -> b.engine().health().of("a").availability("m").state() == Availability.State.PARKED,
+                Duration.ofMillis(200));
 
         for (int i = 0; i < 10; i++) {
             assertEquals("b", chat(b).servedBy().connection(), "B keeps off a during its Retry-After");
@@ -98,12 +100,14 @@ class ClusterSyncTest {
         sim.account("a").enqueue(Behavior.rateLimited(Duration.ofSeconds(20)));
         assertEquals("b", chat(a).servedBy().connection());
         a.engine().health().eject("b", Duration.ofMinutes(1), "maintenance");
-        Await.until("A's two changes stored in Redis", () -> a.sync().store().shared().exceptionally(slow -> Map.of()).join().keySet()
+        Await.until("A's two changes stored in Redis",
+                () -> a.sync().store().shared().exceptionally(slow -> Map.of()).join().keySet()
                 .containsAll(Set.of("a", "b")), Duration.ofSeconds(1));
 
         ClusterNode late = ClusterNode.start("late", route(), settings);
         nodes.add(late);
-        Await.until("the new node adopts the stored states at its first connection", () -> late.engine().health().of("a").availability("m").state() == Availability.State.PARKED
+        Await.until("the new node adopts the stored states at its first connection",
+                () -> late.engine().health().of("a").availability("m").state() == Availability.State.PARKED
                 && "ejected".equals(late.engine().health().of("b").snapshot().state()), Duration.ofMillis(500));
         assertEquals(0, late.sync().view().staleness().learned(), "old states are not counted as staleness");
     }
@@ -113,7 +117,8 @@ class ClusterSyncTest {
         List<ClusterNode> c = cluster(route(), "A", "B", "C");
         c.get(0).engine().health().eject("a", Duration.ofMinutes(5), "provider maintenance");
         for (ClusterNode n : c.subList(1, 3)) {
-            Await.until(n.name() + " learns the operator's ejection", () -> "ejected".equals(n.engine().health().of("a").snapshot().state()), Duration.ofMillis(200));
+            Await.until(n.name() + " learns the operator's ejection",
+                    () -> "ejected".equals(n.engine().health().of("a").snapshot().state()), Duration.ofMillis(200));
             assertEquals("operator", n.engine().health().of("a").snapshot().ejectedBy());
             assertEquals("provider maintenance", n.engine().health().of("a").snapshot().ejectReason());
         }
@@ -121,7 +126,8 @@ class ClusterSyncTest {
 
         c.get(1).engine().health().restore("a");
         for (ClusterNode n : List.of(c.get(0), c.get(2))) {
-            Await.until(n.name() + " learns the restoration made on B", () -> "healthy".equals(n.engine().health().of("a").snapshot().state()), Duration.ofMillis(200));
+            Await.until(n.name() + " learns the restoration made on B",
+                    () -> "healthy".equals(n.engine().health().of("a").snapshot().state()), Duration.ofMillis(200));
         }
         assertEquals("a", chat(c.get(0)).servedBy().connection());
         assertEquals(1, sim.account("a").requestCount(), "a served only after its restoration");
@@ -138,10 +144,12 @@ class ClusterSyncTest {
 
         assertEquals("b", chat(c.get(0)).servedBy().connection(), "A's request fails over after a's 500");
         for (ClusterNode n : c) {
-            Await.until(n.name() + " knows a is ejected", () -> "ejected".equals(n.engine().health().of("a").snapshot().state()), Duration.ofMillis(200));
+            Await.until(n.name() + " knows a is ejected",
+                    () -> "ejected".equals(n.engine().health().of("a").snapshot().state()), Duration.ofMillis(200));
         }
         for (ClusterNode n : c) {
-            Await.until(n.name() + " sees a back after one node's probe", () -> "healthy".equals(n.engine().health().of("a").snapshot().state()), Duration.ofSeconds(3));
+            Await.until(n.name() + " sees a back after one node's probe",
+                    () -> "healthy".equals(n.engine().health().of("a").snapshot().state()), Duration.ofSeconds(3));
         }
         // What must not happen, a second node probing too, leaves nothing to wait for: allow it a tenth of the lease.
         Thread.sleep(c.get(0).sync().ttl().toMillis() / 10);
@@ -162,7 +170,8 @@ class ClusterSyncTest {
 
         assertEquals("b", chat(c.get(1)).servedBy().connection());
         for (ClusterNode n : c) {
-            Await.until(n.name() + " sees a back after two failed probes and a good one", () -> "healthy".equals(n.engine().health().of("a").snapshot().state()), Duration.ofSeconds(5));
+            Await.until(n.name() + " sees a back after two failed probes and a good one",
+                    () -> "healthy".equals(n.engine().health().of("a").snapshot().state()), Duration.ofSeconds(5));
         }
         Thread.sleep(500); // what must not happen, a second probe in a round, leaves nothing to wait for
         assertEquals(4, sim.account("a").requestCount(), "one request and three probes: one per round, cluster-wide");

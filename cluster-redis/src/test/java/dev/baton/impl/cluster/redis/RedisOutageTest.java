@@ -100,7 +100,8 @@ class RedisOutageTest {
                 throw new IllegalStateException(e);
             }
         });
-        until("both nodes see Redis gone (baton.cluster.connected 0)", () -> !a.sync().connected() && !b.sync().connected(), Duration.ofSeconds(2));
+        until("both nodes see Redis gone (baton.cluster.connected 0)",
+                () -> !a.sync().connected() && !b.sync().connected(), Duration.ofSeconds(2));
         Latencies down = serve(40, () -> { });
         assertNoWait(before, during, "while Redis was killed");
         assertNoWait(before, down, "while Redis was down");
@@ -114,12 +115,15 @@ class RedisOutageTest {
 
         redis.restart(); // empty, as a fresh replica would be
         until("both nodes reconnect", () -> a.sync().connected() && b.sync().connected(), Duration.ofSeconds(5));
-        until("B learns at the re-sync what A learned while apart", () -> b.engine().health().of("a").availability("m").state() == Availability.State.PARKED, Duration.ofSeconds(1));
+        until("B learns at the re-sync what A learned while apart",
+                () -> b.engine().health().of("a").availability("m").state() == Availability.State.PARKED,
+                Duration.ofSeconds(1));
         assertTrue(a.sync().view().lastResync() != null);
 
         // And the channel works again: a change on B reaches A.
         b.engine().health().eject("b", Duration.ofMinutes(1), "after the outage");
-        until("A learns B's change after the restart", () -> "ejected".equals(a.engine().health().of("b").snapshot().state()), Duration.ofMillis(200));
+        until("A learns B's change after the restart",
+                () -> "ejected".equals(a.engine().health().of("b").snapshot().state()), Duration.ofMillis(200));
     }
 
     @Test
@@ -136,12 +140,14 @@ class RedisOutageTest {
         long start = System.nanoTime();
         a.engine().health().eject("b", Duration.ofMinutes(1), "while frozen");
         assertTrue(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) < 50, "an ejection does not wait for Redis");
-        until("the heartbeat notices a Redis that does not answer", () -> !a.sync().connected() && !b.sync().connected(), Duration.ofSeconds(2));
+        until("the heartbeat notices a Redis that does not answer",
+                () -> !a.sync().connected() && !b.sync().connected(), Duration.ofSeconds(2));
         assertNoWait(before, frozen, "while Redis was frozen");
         assertFalse(b.engine().health().of("b").snapshot().state().equals("ejected"), "B did not hear of it");
 
         redis.freeze(false);
         until("both nodes see Redis back", () -> a.sync().connected() && b.sync().connected(), Duration.ofSeconds(3));
-        until("B learns at the re-sync the ejection A made while Redis was frozen", () -> "ejected".equals(b.engine().health().of("b").snapshot().state()), Duration.ofSeconds(1));
+        until("B learns at the re-sync the ejection A made while Redis was frozen",
+                () -> "ejected".equals(b.engine().health().of("b").snapshot().state()), Duration.ofSeconds(1));
     }
 }
