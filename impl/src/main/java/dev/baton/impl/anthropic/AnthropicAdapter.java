@@ -1,8 +1,8 @@
 package dev.baton.impl.anthropic;
 
+import dev.baton.impl.concurrent.Publishers;
 import dev.baton.wire.RawJsonObject;
 import dev.baton.FailureKind;
-import dev.baton.impl.http.HttpExchange;
 import dev.baton.wire.RetryAfter;
 import dev.baton.wire.SseParser;
 import dev.baton.spi.AdapterContext;
@@ -76,7 +76,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
         try {
             wire = AnthropicRequests.toAnthropic(body, target.model(), true);
         } catch (UntranslatableRequestException e) {
-            return HttpExchange.failed(untranslatable(e));
+            return Publishers.failed(untranslatable(e));
         }
         boolean includeUsage = body.get("stream_options") instanceof JsonObject options
                 && options.get("include_usage") == JsonValue.TRUE;

@@ -1,5 +1,6 @@
 package dev.baton.impl.cdi;
 
+import dev.baton.impl.concurrent.Publishers;
 import dev.baton.impl.engine.Call;
 import jakarta.json.spi.JsonProvider;
 import dev.baton.ChatChunk;
@@ -8,7 +9,6 @@ import dev.baton.ChatResponse;
 import dev.baton.FailoverChatService;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.config.PolicyOverride;
-import dev.baton.impl.http.HttpExchange;
 import dev.baton.record.RequestRecord;
 
 import java.util.Objects;
@@ -64,7 +64,7 @@ final class BoundChatService implements FailoverChatService {
         try {
             return service.engine().stream(Call.of(bind(request)).withPolicy(policy()));
         } catch (RequestRejectedException e) {
-            return HttpExchange.failed(e); // like every other refusal of a stream: through onError
+            return Publishers.failed(e); // like every other refusal of a stream: through onError
         }
     }
 

@@ -8,7 +8,6 @@ import dev.baton.exception.UpstreamFailedException;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.engine.AttemptMode.Failed;
 import dev.baton.wire.OpenAiShape;
-import dev.baton.impl.http.Transport;
 import dev.baton.spi.ProviderFailure;
 import jakarta.json.JsonObject;
 
@@ -66,8 +65,8 @@ final class CompleteMode implements AttemptMode {
             if (error == null) {
                 answer = json;
                 loop.ended(attempt, new Served(false, loop.sinceStart(), OpenAiShape.usage(json)));
-            } else if (!Transport.isCancellation(error)) {
-                loop.ended(attempt, Failed.beforeCommit(Transport.failure(error).failure()));
+            } else if (!AttemptFailures.isCancellation(error)) {
+                loop.ended(attempt, Failed.beforeCommit(AttemptFailures.failure(error).failure()));
             }
         });
     }

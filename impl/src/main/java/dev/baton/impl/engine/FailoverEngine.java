@@ -1,5 +1,6 @@
 package dev.baton.impl.engine;
 
+import dev.baton.impl.concurrent.Publishers;
 import dev.baton.ChatChunk;
 import dev.baton.ChatResponse;
 import dev.baton.exception.FailoverException;
@@ -10,7 +11,6 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.Redactor;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.HealthRegistry;
-import dev.baton.impl.http.HttpExchange;
 import dev.baton.impl.limits.ConnectionGuards;
 import dev.baton.record.RequestRecord;
 import dev.baton.spi.ProviderAdapter;
@@ -116,7 +116,7 @@ public final class FailoverEngine {
         try {
             resolution = admit(call);
         } catch (FailoverException refused) {
-            return HttpExchange.failed(refused);
+            return Publishers.failed(refused);
         }
         StreamMode mode = new StreamMode();
         return mode.bind(new FailoverLoop(ctx, call.request().withStream(true), resolution, newId(), mode,

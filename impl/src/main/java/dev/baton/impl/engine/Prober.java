@@ -8,7 +8,6 @@ import dev.baton.impl.config.Durations;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.wire.OpenAiShape;
-import dev.baton.impl.http.Transport;
 import dev.baton.impl.limits.ConnectionGuards;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
@@ -238,7 +237,7 @@ public final class Prober implements HealthListener {
             if (error == null) {
                 ended(id, target, health, done, startedAt, startNanos, json, null);
             } else {
-                ended(id, target, health, done, startedAt, startNanos, null, Transport.failure(error).failure());
+                ended(id, target, health, done, startedAt, startNanos, null, AttemptFailures.failure(error).failure());
             }
         });
         CompletableFuture<JsonObject> exchange;

@@ -1,5 +1,6 @@
 package dev.baton.impl.engine;
 
+import dev.baton.impl.concurrent.Publishers;
 import dev.baton.ChatChunk;
 import dev.baton.Cost;
 import dev.baton.FailureKind;
@@ -9,9 +10,7 @@ import dev.baton.exception.StreamInterruptedException;
 import dev.baton.exception.UpstreamFailedException;
 import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.config.Durations;
-import dev.baton.impl.http.HttpExchange;
 import dev.baton.wire.OpenAiShape;
-import dev.baton.impl.http.Transport;
 import dev.baton.spi.ProviderFailure;
 import jakarta.json.JsonObject;
 
@@ -60,7 +59,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
     @Override
     public void subscribe(Flow.Subscriber<? super ChatChunk> subscriber) {
         if (!subscribed.compareAndSet(false, true)) {
-            HttpExchange.<ChatChunk>failed(new IllegalStateException("a Baton stream accepts one subscriber"))
+            Publishers.<ChatChunk>failed(new IllegalStateException("a Baton stream accepts one subscriber"))
                     .subscribe(subscriber);
             return;
         }
@@ -263,7 +262,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
 
         @Override
         public void onError(Throwable throwable) {
-            ProviderFailure failure = Transport.failure(throwable).failure();
+            ProviderFailure failure = AttemptFailures.failure(throwable).failure();
             if (end()) {
                 failed(failure, "stream_interrupted");
             }

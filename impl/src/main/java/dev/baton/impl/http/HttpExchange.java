@@ -78,22 +78,6 @@ public final class HttpExchange implements ProviderTransport {
         return subscriber -> new ChunkStream(bases, request, headersTimeout, errors, events.get(), subscriber).start();
     }
 
-    /** A publisher that fails its subscriber at once, as the Reactive Streams rules require: onSubscribe first. */
-    public static <T> Flow.Publisher<T> failed(Throwable error) {
-        return subscriber -> {
-            subscriber.onSubscribe(new Flow.Subscription() {
-                @Override
-                public void request(long n) {
-                }
-
-                @Override
-                public void cancel() {
-                }
-            });
-            subscriber.onError(error);
-        };
-    }
-
     /** Reads one response body on an I/O thread. */
     private interface Body {
 

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import javax.net.ssl.SSLException;
@@ -61,14 +60,10 @@ public final class Transport {
         return t instanceof IOException && !(t instanceof BoundedBody.TooLargeException);
     }
 
-    public static Throwable unwrap(Throwable t) {
+    static Throwable unwrap(Throwable t) {
         while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
             t = t.getCause();
         }
         return t;
-    }
-
-    public static boolean isCancellation(Throwable t) {
-        return unwrap(t) instanceof CancellationException;
     }
 }

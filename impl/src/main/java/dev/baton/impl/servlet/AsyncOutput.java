@@ -123,15 +123,9 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private volatile Scheduler.Scheduled lastResort;
 
     /**
-     * Counts the response among its application's open ones (see {@link OpenResponses#of}).
-     *
-     * @param lastResort how long the response may take in all, on {@code timer}
+     * @param lastResort    how long the response may take in all, on {@code timer}
+     * @param openResponses the application's responses not yet ended, this one counted among them until it ends
      */
-    AsyncOutput(AsyncContext async, Duration lastResort, Scheduler timer, Supplier<Answer> timeoutAnswer)
-            throws IOException {
-        this(async, lastResort, timer, timeoutAnswer, OpenResponses.of(async.getRequest().getServletContext()));
-    }
-
     AsyncOutput(AsyncContext async, Duration lastResort, Scheduler timer, Supplier<Answer> timeoutAnswer,
                 OpenResponses openResponses) throws IOException {
         this.async = async;

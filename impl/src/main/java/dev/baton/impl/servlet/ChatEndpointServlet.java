@@ -67,15 +67,21 @@ public class ChatEndpointServlet extends HttpServlet {
                     + MAX_SESSION_CHARS + " characters."), refusalId);
             return;
         }
+        // Everything the call needs from the request is read here, on the container's thread: once startAsync() has
+        // returned and the body arrives on another thread, Open Liberty may already have reset the request's
+        // dispatch context, and reading its attributes then fails.
+        Caller caller = new Caller(req.getHeader(SESSION), req.getHeader(STAINLESS_TIMEOUT),
+                callerRetried(req.getHeader(STAINLESS_RETRY_COUNT)), GatewayFilter.caller(req),
+                GatewayFilter.namedKey(req), idempotencyKey, refusalId);
         Duration longest = endpoint.longestRequest();
         AsyncContext async = req.startAsync();
         AsyncOutput output = new AsyncOutput(async, longest, endpoint.engine().scheduler(),
-                () -> Responses.timedOut(longest, refusalId));
+                () -> Responses.timedOut(longest, refusalId), endpoint.openResponses());
         Exchange exchange = new Exchange((HttpServletResponse) async.getResponse(), output, refusalId);
         BodyReader.read(req.getInputStream(), req.getContentLengthLong(), endpoint.settings().maxBodyBytes(),
                 BodyReader.MAX_READ_TIME, endpoint.engine().scheduler(), body -> {
                     try {
-                        exchange.write(endpoint.gateway().handle(call(body, req, idempotencyKey, refusalId)));
+                        exchange.write(endpoint.gateway().handle(caller.call(body)));
                     } catch (Throwable e) {
                         // The boundary: whatever broke (a parser's StackOverflowError, a bug), the client gets an
                         // answer.
@@ -85,31 +91,34 @@ public class ChatEndpointServlet extends HttpServlet {
                         : RequestRejectedException.invalidRequest("The request body could not be read.", null)));
     }
 
-    /** The body and headers as a call: the chat request with the caller's hints, and who is calling. */
-    private static GatewayCall call(byte[] body, HttpServletRequest req, String idempotencyKey, String refusalId) {
-        if (!(StrictJson.read(body) instanceof JsonObject json)) {
-            throw RequestRejectedException.invalidRequest("The request body is not a JSON object.", null);
-        }
-        return new GatewayCall(withCallerHints(ChatRequest.fromJson(json), req),
-                callerRetried(req.getHeader(STAINLESS_RETRY_COUNT)), GatewayFilter.caller(req),
-                GatewayFilter.namedKey(req), idempotencyKey, body, refusalId);
-    }
+    /** What the request's headers and the gateway filter said of the caller, read before the body arrives. */
+    private record Caller(String session, String timeout, boolean retried, String name, NamedKey key,
+                          String idempotencyKey, String refusalId) {
 
-    /** The session, and the caller's deadline from the official SDKs' header; a bad timeout is ignored. */
-    private static ChatRequest withCallerHints(ChatRequest request, HttpServletRequest req) {
-        request = request.withSession(req.getHeader(SESSION));
-        String timeout = req.getHeader(STAINLESS_TIMEOUT);
-        if (timeout != null && timeout.length() <= 16) {
-            try {
-                double seconds = Double.parseDouble(timeout.strip());
-                if (seconds > 0 && seconds < 86_400) {
-                    request = request.withTimeout(Duration.ofMillis((long) (seconds * 1000)));
-                }
-            } catch (NumberFormatException ignored) {
-                // not a number: the route's deadline applies
+        /** The body as a call: the chat request with the caller's hints applied, and who is calling. */
+        GatewayCall call(byte[] body) {
+            if (!(StrictJson.read(body) instanceof JsonObject json)) {
+                throw RequestRejectedException.invalidRequest("The request body is not a JSON object.", null);
             }
+            return new GatewayCall(withHints(ChatRequest.fromJson(json)), retried, name, key, idempotencyKey, body,
+                    refusalId);
         }
-        return request;
+
+        /** The session, and the caller's deadline from the official SDKs' header; a bad timeout is ignored. */
+        private ChatRequest withHints(ChatRequest request) {
+            request = request.withSession(session);
+            if (timeout != null && timeout.length() <= 16) {
+                try {
+                    double seconds = Double.parseDouble(timeout.strip());
+                    if (seconds > 0 && seconds < 86_400) {
+                        request = request.withTimeout(Duration.ofMillis((long) (seconds * 1000)));
+                    }
+                } catch (NumberFormatException ignored) {
+                    // not a number: the route's deadline applies
+                }
+            }
+            return request;
+        }
     }
 
     /**

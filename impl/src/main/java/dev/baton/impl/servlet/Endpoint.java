@@ -34,6 +34,8 @@ public final class Endpoint {
     private final Parts parts;
     private final Gateway gateway;
     private final Duration longestRequest;
+    /** The application's responses not yet ended, counted by every servlet's output. */
+    private final OpenResponses openResponses = new OpenResponses(Runtime.getRuntime().availableProcessors());
 
     private Endpoint(EndpointSettings settings, Parts parts, Gateway gateway, Duration longestRequest) {
         this.settings = settings;
@@ -104,5 +106,9 @@ public final class Endpoint {
     /** Ends a request nothing else ended; the engine's deadlines end every other one well before it. */
     Duration longestRequest() {
         return longestRequest;
+    }
+
+    OpenResponses openResponses() {
+        return openResponses;
     }
 }

@@ -1,7 +1,5 @@
 package dev.baton.impl.servlet;
 
-import jakarta.servlet.ServletContext;
-
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -10,35 +8,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it a hand-off sooner, but costs a write of its own. While no more responses are open than there are cores, a core is
  * free for that write; beyond, the write costs more CPU than it saves time and {@link AsyncOutput} leaves it out.
  *
- * <p>Thread-safe.
+ * <p>One per application, owned by its {@link Endpoint}. Thread-safe.
  */
 final class OpenResponses {
-
-    private static final String ATTRIBUTE = OpenResponses.class.getName();
 
     private final AtomicInteger open = new AtomicInteger();
     private final int quietUpTo;
 
     OpenResponses(int quietUpTo) {
         this.quietUpTo = quietUpTo;
-    }
-
-    /**
-     * The application's counter, kept in its servlet context (created by the first response), so that every servlet of
-     * the application counts in the same one, and a redeployed application starts from zero.
-     */
-    static OpenResponses of(ServletContext application) {
-        if (application.getAttribute(ATTRIBUTE) instanceof OpenResponses found) {
-            return found;
-        }
-        synchronized (OpenResponses.class) {
-            if (application.getAttribute(ATTRIBUTE) instanceof OpenResponses found) {
-                return found;
-            }
-            OpenResponses created = new OpenResponses(Runtime.getRuntime().availableProcessors());
-            application.setAttribute(ATTRIBUTE, created);
-            return created;
-        }
     }
 
     void opened() {

@@ -181,7 +181,7 @@ public class OperatorServlet extends HttpServlet {
         }
         AsyncContext async = req.startAsync();
         AsyncOutput output = new AsyncOutput(async, EJECT_TIMEOUT, engine.scheduler(),
-                () -> Responses.timedOut(EJECT_TIMEOUT, id));
+                () -> Responses.timedOut(EJECT_TIMEOUT, id), endpoint.openResponses());
         HttpServletResponse response = (HttpServletResponse) async.getResponse();
         ServletInputStream in = req.getInputStream();
         long length = req.getContentLengthLong();
