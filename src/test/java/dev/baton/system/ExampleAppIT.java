@@ -7,7 +7,6 @@ import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
@@ -22,7 +21,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ExampleAppIT extends ClientSideIT {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @Deployment(testable = false)
     static WebArchive deployment() {
@@ -33,7 +31,7 @@ class ExampleAppIT extends ClientSideIT {
 
     private HttpResponse<String> reply(String question) throws Exception {
         URI uri = base.toURI().resolve("reply?q=" + question);
-        return HTTP.send(HttpRequest.newBuilder(uri).timeout(Gateway.TIMEOUT).GET().build(),
+        return Gateway.HTTP.send(HttpRequest.newBuilder(uri).timeout(Gateway.TIMEOUT).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

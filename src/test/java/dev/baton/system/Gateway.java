@@ -39,7 +39,7 @@ final class Gateway implements AutoCloseable {
      * One JDK client for the whole run. Its idle connections must not outlive the tests: Open Liberty's HTTP endpoint
      * waits for open connections when it stops, so failsafe sets -Djdk.httpclient.keepalive.timeout=1.
      */
-    private static final HttpClient HTTP = HttpClient.newBuilder()
+    static final HttpClient HTTP = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();

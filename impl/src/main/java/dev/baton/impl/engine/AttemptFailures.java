@@ -1,12 +1,11 @@
 package dev.baton.impl.engine;
 
 import dev.baton.FailureKind;
+import dev.baton.impl.concurrent.Futures;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
 
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 
 /**
  * What an attempt's future or stream failed with, as the engine sees it. The transport classifies every failure of
@@ -20,7 +19,7 @@ final class AttemptFailures {
 
     /** The classified failure behind {@code error}; an unclassified one counts as a failed connection, named. */
     static ProviderException failure(Throwable error) {
-        Throwable t = unwrap(error);
+        Throwable t = Futures.unwrap(error);
         if (t instanceof ProviderException e) {
             return e;
         }
@@ -30,13 +29,6 @@ final class AttemptFailures {
 
     /** Whether {@code error} is the attempt being cancelled (its caller went away, or the deadline passed). */
     static boolean isCancellation(Throwable error) {
-        return unwrap(error) instanceof CancellationException;
-    }
-
-    private static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
+        return Futures.unwrap(error) instanceof CancellationException;
     }
 }

@@ -1,6 +1,7 @@
 package dev.baton.impl.http;
 
 import dev.baton.FailureKind;
+import dev.baton.impl.concurrent.Futures;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
 import io.netty.channel.ConnectTimeoutException;
@@ -9,8 +10,6 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import javax.net.ssl.SSLException;
 
 /** Classifies what the HTTP client throws when no usable response arrived. Pure. */
@@ -20,7 +19,7 @@ public final class Transport {
     }
 
     public static ProviderException failure(Throwable error) {
-        Throwable t = unwrap(error);
+        Throwable t = Futures.unwrap(error);
         if (t instanceof ProviderException e) {
             return e;
         }
@@ -56,14 +55,7 @@ public final class Transport {
      * status arrived; this looks at the exception only.
      */
     public static boolean unreachable(Throwable error) {
-        Throwable t = unwrap(error);
+        Throwable t = Futures.unwrap(error);
         return t instanceof IOException && !(t instanceof BoundedBody.TooLargeException);
-    }
-
-    static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 }

@@ -2,6 +2,7 @@ package dev.baton.impl.servlet;
 
 import dev.baton.ChatRequest;
 import dev.baton.exception.RequestRejectedException;
+import dev.baton.impl.concurrent.Futures;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.config.ConnectionConfig;
 import jakarta.inject.Inject;
@@ -178,11 +179,11 @@ public class ChatEndpointServlet extends HttpServlet {
             } else if (reply instanceof Reply.Completed completed) {
                 output.start(() -> { }, () -> completed.response().cancel(true));
                 completed.response().whenComplete((ok, error) -> answer(error == null ? Responses.success(ok)
-                        : Responses.failure(Idempotency.unwrap(error), refusalId)));
+                        : Responses.failure(Futures.unwrap(error), refusalId)));
             } else {
                 output.start(() -> { }, () -> { });
                 ((Reply.Answered) reply).answer().whenComplete((answer, error) ->
-                        answer(error == null ? answer : Responses.failure(Idempotency.unwrap(error), refusalId)));
+                        answer(error == null ? answer : Responses.failure(Futures.unwrap(error), refusalId)));
             }
         }
 

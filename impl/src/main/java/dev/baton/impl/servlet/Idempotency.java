@@ -1,7 +1,8 @@
 package dev.baton.impl.servlet;
 
+import dev.baton.impl.concurrent.Futures;
+
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -92,13 +93,9 @@ final class Idempotency implements GatewayStep {
         }
         if (reply instanceof Reply.Completed completed) {
             return completed.response().handle((ok, error) -> error == null ? Responses.success(ok)
-                    : Responses.failure(unwrap(error), refusalId));
+                    : Responses.failure(Futures.unwrap(error), refusalId));
         }
         throw new IllegalStateException("a non-streaming request was answered with a stream");
-    }
-
-    static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     }
 
     private static Answer keyReused(String refusalId) {

@@ -3,6 +3,7 @@ package dev.baton.impl.servlet;
 import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.impl.concurrent.VirtualTime;
+import dev.baton.impl.concurrent.Futures;
 import dev.baton.impl.engine.EngineFixture;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.health.HealthListener;
@@ -96,7 +97,7 @@ class GatewayTest {
     private static Answer answer(Reply reply) throws Exception {
         CompletionStage<Answer> stage = reply instanceof Reply.Completed c
                 ? c.response().handle((ok, e) -> e == null ? Responses.success(ok)
-                        : Responses.failure(Idempotency.unwrap(e), "req_refused"))
+                        : Responses.failure(Futures.unwrap(e), "req_refused"))
                 : assertInstanceOf(Reply.Answered.class, reply).answer();
         return stage.toCompletableFuture().get(5, TimeUnit.SECONDS);
     }
