@@ -1,10 +1,14 @@
 package dev.baton.exception;
 
+import dev.baton.record.RequestRecord;
+
+import java.time.Duration;
 import java.util.List;
 
 /**
  * Baton refused the request itself, before calling any provider: bad body, unknown model, route
- * or fallback, a caller not allowed. Never retryable, never failed over.
+ * or fallback, a caller not allowed, a budget that cannot take it. Never failed over; retryable only when a budget
+ * refused it and will be whole again ({@link #retryAfter()}).
  */
 public final class RequestRejectedException extends FailoverException {
 
@@ -14,6 +18,21 @@ public final class RequestRejectedException extends FailoverException {
      */
     public RequestRejectedException(String message, int status, String type, String code, String param) {
         super(message, status, type, code, param, null, false, null);
+    }
+
+    private RequestRejectedException(String message, int status, String type, String code, Duration retryAfter,
+                                     RequestRecord record) {
+        super(message, status, type, code, null, retryAfter, retryAfter != null, record);
+    }
+
+    /**
+     * 402 {@code budget_exceeded}: a budget (a key's, a route's) cannot take what the request may cost.
+     *
+     * @param retryAfter when the budget is whole again, or {@code null} when the request alone costs more than it
+     * @param record     the refused request's record
+     */
+    public static RequestRejectedException budgetExceeded(String message, Duration retryAfter, RequestRecord record) {
+        return new RequestRejectedException(message, 402, "insufficient_quota", "budget_exceeded", retryAfter, record);
     }
 
     /** 400: the body is not a valid chat request; {@code param} names the field, or {@code null}. */

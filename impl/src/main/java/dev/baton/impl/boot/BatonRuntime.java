@@ -3,11 +3,16 @@ package dev.baton.impl.boot;
 import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.impl.adapter.Adapters;
 import dev.baton.impl.cluster.ClusterSettings;
+import dev.baton.impl.budget.LocalLedger;
+import dev.baton.impl.budget.SharedLedger;
+import dev.baton.impl.budget.SpendLedger;
+import dev.baton.impl.budget.Spending;
 import dev.baton.impl.cluster.ClusterSync;
 import dev.baton.impl.cluster.ClusterStores;
 import dev.baton.impl.concurrent.DeadlineTimer;
 import dev.baton.impl.concurrent.Threads;
 import dev.baton.impl.config.BatonConfig;
+import dev.baton.impl.config.Budget;
 import dev.baton.impl.engine.EngineObserver;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.health.HealthListener;
@@ -25,6 +30,7 @@ import dev.baton.spi.ProviderAdapterFactory;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 
@@ -84,7 +90,8 @@ public final class BatonRuntime implements AutoCloseable {
         }
         engine = new FailoverEngine(FailoverEngine.Parts.of(config,
                         Adapters.create(setup.providers(), http, config, clock), store, clock, timer)
-                .withListener(listener).withObserver(EngineObserver.of(observers)));
+                .withListener(listener).withObserver(EngineObserver.of(observers))
+                .withSpending(spending(setup, store, clock)));
         telemetry.watch(engine.health());
         telemetry.watchShares(engine.balancer());
         if (cluster != null) {
@@ -96,6 +103,20 @@ public final class BatonRuntime implements AutoCloseable {
         }
         endpoint = setup.endpoint().enabled() ? Endpoint.create(setup.endpoint(),
                 new Endpoint.Parts(engine, store, stats, cluster()), clock) : null;
+    }
+
+    /**
+     * The budgets of routes, connections and (with the endpoint on) named keys, tallied on this node or, with the
+     * cluster store, across the cluster; restored from a durable record store on a node alone.
+     */
+    private Spending spending(Setup setup, RecordStore records, Clock clock) {
+        Map<String, Budget> keys = setup.endpoint().enabled() ? setup.endpoint().keyBudgets() : Map.of();
+        SpendLedger ledger = cluster == null ? new LocalLedger() : new SharedLedger(cluster.store());
+        Spending spending = Spending.of(setup.config(), keys, ledger, clock);
+        if (records instanceof DurableRecordStore durable) {
+            spending.restore(durable);
+        }
+        return spending;
     }
 
     /**

@@ -1,6 +1,9 @@
 package dev.baton.impl.cluster;
 
+import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -50,6 +53,29 @@ public interface ClusterStore extends AutoCloseable {
     CompletableFuture<Void> put(String key, String value, Duration ttl);
 
     CompletableFuture<Void> delete(String key);
+
+    /**
+     * One budget period's tally: {@code key} (without the prefix) holds what was spent and what calls in flight hold;
+     * {@code limit} is the budget; the key lives {@code ttl} from now, past the period's end.
+     */
+    record Tally(String key, BigDecimal limit, Duration ttl) {
+    }
+
+    /** A hold that did not fit: the tally at {@code index} of those asked had {@code committed} spent or held. */
+    record Shortfall(int index, BigDecimal committed) {
+    }
+
+    /**
+     * Atomically, over every tally: forgets holds whose time ran out, and when each tally's spent + held +
+     * {@code amount} is within its limit, holds {@code amount} in each under {@code id} until {@code until} (when a
+     * node that died holding it no longer holds it); otherwise holds nothing.
+     *
+     * @return completes with {@code null} when held, else the first tally it did not fit in
+     */
+    CompletableFuture<Shortfall> hold(List<Tally> tallies, String id, BigDecimal amount, Instant now, Instant until);
+
+    /** Ends the hold {@code id} in every tally and adds {@code cost} to what each spent. */
+    CompletableFuture<Void> settle(List<Tally> tallies, String id, BigDecimal cost);
 
     /** What the cluster view shows of this store: kind and address, never a password. */
     String describe();

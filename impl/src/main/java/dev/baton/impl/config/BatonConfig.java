@@ -17,11 +17,12 @@ import java.util.Optional;
  * @param maxStreamDuration  the longest a stream may run after its commit point
  * @param models             what the configuration says about models' abilities, by model name
  * @param balance            the adaptive balancer's settings ({@code baton.balance.*})
+ * @param budgets            the routes' and connections' budgets, and how output is bounded for them
  */
 public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteConfig> routes, RoutePolicy defaults,
                           RetryBudgetConfig retryBudget, int recordCapacity, long maxResponseBytes,
                           Duration maxStreamDuration, Map<String, ModelProfile> models, RecordsConfig records,
-                          BalanceSettings balance) {
+                          BalanceSettings balance, BudgetSettings budgets) {
 
     /** At most this many entries in a request's {@code fallbacks}. */
     public static final int MAX_FALLBACKS = 5;
@@ -56,6 +57,23 @@ public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteC
     /** The connections that serve {@code model}, in configured order. */
     public List<ConnectionConfig> servingModel(String model) {
         return connections.stream().filter(c -> c.models().contains(model)).toList();
+    }
+
+    /**
+     * What routes and connections may spend ({@code baton.routes.<name>.budget}, {@code baton.connections.<name>.budget}),
+     * and the output a budget holds for a request that sets no token limit when its model has no
+     * {@code max-output-tokens} ({@code baton.budgets.default-output-tokens}).
+     */
+    public record BudgetSettings(Map<String, Budget> routes, Map<String, Budget> connections, int defaultOutputTokens) {
+
+        /** Without {@code max_tokens}, a budget holds this much output unless the model says otherwise. */
+        public static final int DEFAULT_OUTPUT_TOKENS = 16_384;
+        public static final BudgetSettings NONE = new BudgetSettings(Map.of(), Map.of(), DEFAULT_OUTPUT_TOKENS);
+
+        public BudgetSettings {
+            routes = Map.copyOf(routes);
+            connections = Map.copyOf(connections);
+        }
     }
 
     /**

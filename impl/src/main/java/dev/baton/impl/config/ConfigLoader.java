@@ -48,18 +48,19 @@ public final class ConfigLoader {
     /** The keys every connection has; a provider adds its own ({@link ProviderAdapterFactory#connectionKeys()}). */
     private static final Set<String> CONNECTION_KEYS = Set.of("provider", "base-url", "alternate-base-urls", "api-key",
             "models", "eject-after", "eject-after-credential", "cool-off", "max-cool-off", "probe", "probe-interval",
-            "max-probe-interval", "max-concurrent", "rate-limit");
+            "max-probe-interval", "max-concurrent", "rate-limit", "budget");
     private static final String HEADERS = "headers.";
     private static final Set<String> POLICY_KEYS = Set.of("deadline", "attempt-timeout", "first-token-timeout",
             "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max", "max-wait", "degraded",
             "balance");
-    private static final List<String> ROUTE_ATTRIBUTES = concat(policyKeys(), List.of("targets"));
+    private static final List<String> ROUTE_ATTRIBUTES = concat(policyKeys(), List.of("targets", "budget"));
     private static final Set<String> GLOBAL_KEYS = Set.of("baton.retry-budget.percent",
             "baton.retry-budget.min-per-second", "baton.retry-budget.window", "baton.records.capacity",
             "baton.records.store", "baton.records.datasource", "baton.records.queue-capacity", "baton.records.retention",
             "baton.records.table-prefix",
             "baton.limits.max-response-bytes", "baton.limits.max-stream-duration", "baton.balance.interval",
-            "baton.balance.window", "baton.balance.min-share", "baton.http.client");
+            "baton.balance.window", "baton.balance.min-share", "baton.http.client",
+            "baton.budgets.default-output-tokens");
 
     private final Config config;
     private final Map<String, ProviderAdapterFactory> providers = new TreeMap<>();
@@ -140,6 +141,9 @@ public final class ConfigLoader {
                 }).orElse("baton_"));
         BatonConfig.BalanceSettings balance = balanceSettings();
         checkRetiredHttpClient();
+        var budgets = new BatonConfig.BudgetSettings(budgets(ROUTES, routeNames), budgets(CONNECTIONS, connectionNames),
+                integer("baton.budgets.default-output-tokens", BatonConfig.BudgetSettings.DEFAULT_OUTPUT_TOKENS, 1,
+                        10_000_000));
         if (!problems.isEmpty()) {
             String report = "Baton configuration is invalid:\n  - " + String.join("\n  - ", problems);
             for (String secret : secrets) {
@@ -148,7 +152,16 @@ public final class ConfigLoader {
             throw new FailoverDefinitionException(report);
         }
         return new BatonConfig(connections, routes, defaults, budget, capacity, maxResponse, maxStream, models, records,
-                balance);
+                balance, budgets);
+    }
+
+    /** {@code <prefix>.<name>.budget} of each name that has one. */
+    private Map<String, Budget> budgets(String prefix, List<String> names) {
+        Map<String, Budget> budgets = new TreeMap<>();
+        for (String name : names) {
+            read(prefix + "." + name + ".budget", Budget::parse).ifPresent(b -> budgets.put(name, b));
+        }
+        return budgets;
     }
 
     /**
@@ -324,7 +337,8 @@ public final class ConfigLoader {
             boolean known = switch (parts[1]) {
                 case "connections" -> parts.length == 4 && connectionAttributes.stream().anyMatch(a -> a.endsWith(".")
                         ? parts[3].startsWith(a) && parts[3].length() > a.length() : parts[3].equals(a));
-                case "routes" -> parts.length == 4 && (parts[3].equals("targets") || policyKey(parts[3]));
+                case "routes" -> parts.length == 4 && (parts[3].equals("targets") || parts[3].equals("budget")
+                        || policyKey(parts[3]));
                 case "defaults" -> parts.length >= 3 && policyKey(key.substring(DEFAULTS.length() + 1));
                 default -> false;
             };

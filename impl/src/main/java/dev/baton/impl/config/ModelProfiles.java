@@ -26,9 +26,10 @@ final class ModelProfiles {
     static final String TOOLS = "tools";
     static final String CONTEXT_WINDOW = "context-window";
     static final String MODALITIES = "modalities";
+    static final String MAX_OUTPUT_TOKENS = "max-output-tokens";
     static final String PRICE = "price.";
     static final List<String> PRICE_ATTRIBUTES = List.of("input", "cached-input", "output", "currency");
-    static final List<String> ATTRIBUTES = List.of(TOOLS, CONTEXT_WINDOW, MODALITIES, PRICE + "input",
+    static final List<String> ATTRIBUTES = List.of(TOOLS, CONTEXT_WINDOW, MODALITIES, MAX_OUTPUT_TOKENS, PRICE + "input",
             PRICE + "cached-input", PRICE + "output", PRICE + "currency");
     /** Far above any real rate: a larger one is a typo (a price per token written per million, say). */
     private static final BigDecimal MAX_PRICE = BigDecimal.valueOf(100_000);
@@ -90,9 +91,10 @@ final class ModelProfiles {
             String value = raw.get();
             try {
                 profiles.put(model, switch (attribute) {
-                    case TOOLS -> new ModelProfile(model, bool(value), p.contextWindow(), p.modalities());
-                    case CONTEXT_WINDOW -> new ModelProfile(model, p.tools(), window(value), p.modalities());
-                    default -> new ModelProfile(model, p.tools(), p.contextWindow(), modalities(value));
+                    case TOOLS -> p.withTools(bool(value));
+                    case CONTEXT_WINDOW -> p.withContextWindow(tokenCount(value));
+                    case MAX_OUTPUT_TOKENS -> p.withMaxOutputTokens(tokenCount(value));
+                    default -> p.withModalities(modalities(value));
                 });
             } catch (IllegalArgumentException e) {
                 problems.add(key + ": " + e.getMessage() + ConfigLoader.source(config, key));
@@ -154,7 +156,7 @@ final class ModelProfiles {
         };
     }
 
-    private static int window(String value) {
+    private static int tokenCount(String value) {
         int tokens;
         try {
             tokens = Integer.parseInt(value);

@@ -5,6 +5,7 @@ import dev.baton.ChatChunk;
 import dev.baton.ChatResponse;
 import dev.baton.exception.FailoverException;
 import dev.baton.impl.balance.Balancer;
+import dev.baton.impl.budget.Spending;
 import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.concurrent.Ticker;
 import dev.baton.impl.config.BatonConfig;
@@ -58,29 +59,34 @@ public final class FailoverEngine {
      */
     public record Parts(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
                         InstantSource clock, Ticker ticker, Scheduler scheduler, RandomGenerator random,
-                        HealthListener listener, EngineObserver observer) {
+                        HealthListener listener, EngineObserver observer, Spending spending) {
 
         /** On real time (the system's ticker, {@code scheduler} for timeouts), with no listener or observer. */
         public static Parts of(BatonConfig config, Map<String, ProviderAdapter> adapters, RecordStore store,
                                InstantSource clock, Scheduler scheduler) {
             return new Parts(config, adapters, store, clock, Ticker.SYSTEM, scheduler,
-                    () -> ThreadLocalRandom.current().nextLong(), HealthListener.NONE, EngineObserver.NONE);
+                    () -> ThreadLocalRandom.current().nextLong(), HealthListener.NONE, EngineObserver.NONE, Spending.NONE);
         }
 
         public Parts withTime(Ticker newTicker, Scheduler newScheduler) {
-            return new Parts(config, adapters, store, clock, newTicker, newScheduler, random, listener, observer);
+            return new Parts(config, adapters, store, clock, newTicker, newScheduler, random, listener, observer, spending);
         }
 
         public Parts withRandom(RandomGenerator newRandom) {
-            return new Parts(config, adapters, store, clock, ticker, scheduler, newRandom, listener, observer);
+            return new Parts(config, adapters, store, clock, ticker, scheduler, newRandom, listener, observer, spending);
         }
 
         public Parts withListener(HealthListener newListener) {
-            return new Parts(config, adapters, store, clock, ticker, scheduler, random, newListener, observer);
+            return new Parts(config, adapters, store, clock, ticker, scheduler, random, newListener, observer, spending);
         }
 
         public Parts withObserver(EngineObserver newObserver) {
-            return new Parts(config, adapters, store, clock, ticker, scheduler, random, listener, newObserver);
+            return new Parts(config, adapters, store, clock, ticker, scheduler, random, listener, newObserver, spending);
+        }
+
+        /** With budgets for keys, routes and connections ({@link Spending#NONE} by default). */
+        public Parts withSpending(Spending newSpending) {
+            return new Parts(config, adapters, store, clock, ticker, scheduler, random, listener, observer, newSpending);
         }
     }
 
@@ -93,7 +99,8 @@ public final class FailoverEngine {
         this.ctx = new EngineContext(config, Map.copyOf(parts.adapters()), health,
                 new RetryBudget(config.retryBudget(), clock), new ConnectionGuards(config.connections()),
                 parts.store(), Redactor.forConnections(config.connections()), clock, parts.ticker(), parts.scheduler(),
-                parts.random(), parts.observer(), new Balancer(config.balance(), parts.ticker(), parts.random()));
+                parts.random(), parts.observer(), new Balancer(config.balance(), parts.ticker(), parts.random()),
+                parts.spending());
         prober.start(ctx);
     }
 

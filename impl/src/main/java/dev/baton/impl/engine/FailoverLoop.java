@@ -6,6 +6,8 @@ import dev.baton.FailureKind;
 import dev.baton.ServedBy;
 import dev.baton.exception.StreamInterruptedException;
 import dev.baton.exception.UpstreamFailedException;
+import dev.baton.impl.budget.Hold;
+import dev.baton.impl.budget.Tab;
 import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.config.RoutePolicy;
 import dev.baton.impl.engine.AttemptMode.Failed;
@@ -46,6 +48,8 @@ final class FailoverLoop {
     private final String id;
     private final AttemptMode mode;
     private final Ledger ledger;
+    /** The call's spend against its budgets, or {@code null} when none applies. */
+    private final Tab tab;
     /** The deadline on the ticker: wall-clock jumps must not stretch or cut it. */
     private final long deadlineNanos;
     private final AtomicReference<Attempt> inFlight = new AtomicReference<>();
@@ -61,7 +65,8 @@ final class FailoverLoop {
     FailoverLoop(EngineContext ctx, ChatRequest request, Resolution resolution, String id, AttemptMode mode,
                  String caller) {
         this.ctx = ctx;
-        this.request = request;
+        this.tab = ctx.spending().open(caller, resolution.routeName(), request);
+        this.request = tab == null ? request : tab.request();
         this.resolution = resolution;
         this.id = id;
         this.mode = mode;
@@ -76,7 +81,19 @@ final class FailoverLoop {
                 ctx.balancer(), policy().balance(), Planner.sessionKey(request));
         plan.skipped().forEach(ledger::skipped);
         chain = new Chain(plan.order(), ctx.health());
-        next();
+        if (tab == null) {
+            next();
+            return;
+        }
+        // Held for the dearest target the plan may reach: at most one attempt of a call is ever charged.
+        tab.open(plan.order().stream().map(c -> c.target().model()).toList())
+                .whenComplete((refused, error) -> resume(error, () -> {
+                    if (refused == null) {
+                        next();
+                    } else {
+                        refuse(refused);
+                    }
+                }));
     }
 
     /** The gate, target after target, until an attempt starts, a wait begins or the plan runs out. */
@@ -92,7 +109,7 @@ final class FailoverLoop {
             if (verdict instanceof Gate.Start start) {
                 if (!health(c).tryAcquire()) {
                     skip(c, Gate.PROBING, null, false);
-                } else if (begin(new Attempt(c, 0, start.probe(), ctx.clock().instant(), ctx.ticker().nanos()))) {
+                } else if (launch(new Attempt(c, 0, start.probe(), ctx.clock().instant(), ctx.ticker().nanos()))) {
                     return;
                 }
             } else if (verdict instanceof Gate.Skip skip) {
@@ -108,6 +125,37 @@ final class FailoverLoop {
                 return;
             }
         }
+    }
+
+    /**
+     * Starts the attempt once its connection's budget holds its worst case, when the connection has one: a
+     * connection that cannot take it is skipped until its budget resets, and the chain goes on.
+     *
+     * @return {@code false} when the attempt did not start and the caller goes on with the chain; {@code true} when
+     * it started or the budget's answer will start it (or go on) later
+     */
+    private boolean launch(Attempt attempt) {
+        if (tab == null) {
+            return begin(attempt);
+        }
+        Candidate c = attempt.candidate();
+        tab.beginAttempt(c.target().connection(), c.target().model()).whenComplete((refused, error) -> resume(error,
+                () -> {
+                    if (refused == null && !finished.get() && begin(attempt)) {
+                        return;
+                    }
+                    tab.endAttempt(null, false, false); // not sent: nothing billed
+                    if (refused != null || finished.get()) {
+                        releaseProbe(attempt); // (begin releases it itself when the local limits refuse)
+                    }
+                    if (refused != null) {
+                        skip(c, Tab.skipReason(refused), refused.resetAt(), true);
+                    }
+                    if (!finished.get()) {
+                        next();
+                    }
+                }));
+        return true;
     }
 
     /** Starts the attempt within its connection's local limits; {@code false} when they refused it. */
@@ -163,8 +211,12 @@ final class FailoverLoop {
         }
         ctx.balancer().ended(c.name(), failure == null ? null : failure.kind(), servedIn(attempt, outcome));
         recordAttempt(attempt, failure, failure != null && outcome.committed(), false);
+        Cost cost = outcome instanceof Served served ? costOf(c, served.usage()) : null;
+        if (tab != null) {
+            tab.endAttempt(cost, failure == null, outcome.committed());
+        }
         if (outcome instanceof Served served) {
-            answerServed(attempt, served);
+            answerServed(attempt, served, cost);
             return;
         }
         chain.learn(c, failure.kind());
@@ -198,16 +250,16 @@ final class FailoverLoop {
             }
             // The failure may have ejected it (a failed probe, or the Nth failure in a row).
             if (remaining().compareTo(Decision.MIN_ATTEMPT) < 0 || !health(failed.candidate()).tryAcquire()
-                    || !begin(failed.retried(ctx.clock().instant(), ctx.ticker().nanos()))) {
+                    || !launch(failed.retried(ctx.clock().instant(), ctx.ticker().nanos()))) {
                 next();
             }
         });
     }
 
     /** Answer and record: what the target served. */
-    private void answerServed(Attempt attempt, Served served) {
+    private void answerServed(Attempt attempt, Served served, Cost cost) {
         if (finished.compareAndSet(false, true)) {
-            Cost cost = costOf(attempt.candidate(), served.usage());
+            closeTab();
             ledger.save(Ledger.Ending.served(servedBy(attempt.candidate()), served, cost));
             mode.served(attempt, cost);
         }
@@ -223,6 +275,7 @@ final class FailoverLoop {
         if (!finished.compareAndSet(false, true)) {
             return;
         }
+        closeTab();
         if (failed != null && failed.committed()) {
             Candidate c = last.candidate();
             var record = ledger.save(Ledger.Ending.interrupted(servedBy(c), failed.interruption(),
@@ -270,13 +323,53 @@ final class FailoverLoop {
             releaseProbe(attempt);
             attemptPermit.complete(null);
             recordAttempt(attempt, null, committed, true);
+            if (tab != null) {
+                tab.endAttempt(null, false, committed);
+            }
         }
+        closeTab();
         ledger.save(Ledger.Ending.abandoned(committed && attempt != null ? servedBy(attempt.candidate()) : null,
                 firstTokenMillis));
         mode.abort();
     }
 
+    /** Answer and record: a budget cannot take what the call may cost (402), before any provider was asked. */
+    private void refuse(Hold.Refused refused) {
+        if (finished.compareAndSet(false, true)) {
+            closeTab();
+            var record = ledger.save(Ledger.Ending.unserved(402, "budget_exceeded", false));
+            mode.failed(Tab.refusal(refused, ctx.clock().instant(), record));
+        }
+    }
+
+    private void closeTab() {
+        if (tab != null) {
+            tab.close();
+        }
+    }
+
+    /**
+     * Goes on with the call after a budget's answer (on whichever thread gave it), with {@link #later}'s care: an
+     * unexpected failure still answers the caller.
+     */
+    private void resume(Throwable error, Runnable action) {
+        try {
+            if (error != null) {
+                throw new IllegalStateException("the spend ledger failed", error);
+            }
+            action.run();
+        } catch (RuntimeException e) {
+            LOG.log(Level.ERROR, id + ": internal error", e);
+            answerFailure(null, null);
+        }
+    }
+
     // What the modes read.
+
+    /** Whether the caller did not ask for the usage chunk a budget asked for, so that it is kept from the caller. */
+    boolean hidesUsage() {
+        return tab != null && tab.hidesUsage();
+    }
 
     String id() {
         return id;

@@ -12,6 +12,7 @@ import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.config.Durations;
 import dev.baton.wire.OpenAiShape;
 import dev.baton.spi.ProviderFailure;
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 
 import java.time.Duration;
@@ -218,6 +219,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
         public void onNext(JsonObject json) {
             outstanding.set(false);
             List<JsonObject> release = null;
+            boolean hide = false;
             synchronized (this) {
                 if (ended) {
                     return;
@@ -231,6 +233,8 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                     usage = u;
                     // The usage chunk (there when the caller asked for it) carries the estimate, as a whole answer does.
                     json = OpenAiShape.withCost(json, loop.costOf(attempt.candidate(), u));
+                    // A budget asked for it when the caller did not: charged, and kept from the caller.
+                    hide = loop.hidesUsage() && json.get("choices") instanceof JsonArray choices && choices.isEmpty();
                 }
                 if (!committed && OpenAiShape.hasOutput(json)) {
                     committed = true; // the commit point
@@ -242,6 +246,15 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                     release = new ArrayList<>(held);
                     held.clear();
                 }
+            }
+            if (hide) {
+                if (committed) {
+                    pull();
+                } else {
+                    outstanding.set(true);
+                    upstream.request(1);
+                }
+                return;
             }
             if (!committed) {
                 held.add(json);

@@ -44,17 +44,9 @@ public final class Endpoint {
         this.longestRequest = longestRequest;
     }
 
-    /**
-     * Builds the endpoint's chain. With named keys that have budgets, checks that every price is in one currency and
-     * restores what each key spent this period from a JDBC record store.
-     *
-     * @throws dev.baton.exception.FailoverDefinitionException when the budgets' prices are in several currencies
-     */
+    /** Builds the endpoint's chain. (The keys' budgets are the engine's: see {@code Spending}.) */
     public static Endpoint create(EndpointSettings settings, Parts parts, InstantSource clock) {
         BatonConfig config = parts.engine().config();
-        KeyBudgets budgets = new KeyBudgets(settings.namedKeys(), clock);
-        BudgetSetup.check(config, settings.namedKeys());
-        BudgetSetup.restore(budgets, settings.namedKeys(), parts.store());
         Duration longestRequest = lastResort(config);
         // A claim lasts as long as a non-streaming request can run (a stream never carries a key).
         Duration running = longestRequest.minus(config.maxStreamDuration());
@@ -63,8 +55,7 @@ public final class Endpoint {
                 parts.engine().scheduler())).orElse(null);
         Idempotency idempotency = new Idempotency(new IdempotencyCache(settings.idempotencyTtl(),
                 settings.idempotencyMaxEntries(), clock), shared);
-        Gateway gateway = Gateway.of(new ModelAllowlist(settings.allowedModels(), config), budgets, idempotency,
-                parts.engine());
+        Gateway gateway = Gateway.of(new ModelAllowlist(settings.allowedModels(), config), idempotency, parts.engine());
         return new Endpoint(settings, parts, gateway, longestRequest);
     }
 

@@ -1,5 +1,6 @@
 package dev.baton.impl.servlet;
 
+import dev.baton.impl.config.Budget;
 import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.impl.config.ConfigLoader;
 import dev.baton.impl.config.Durations;
@@ -11,6 +12,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.TreeMap;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -53,6 +56,13 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
     }
 
     /** Whether callers must send a gateway key: some key, named or not, is configured. */
+    /** The named keys' budgets, by name: the engine holds and charges them. */
+    public Map<String, Budget> keyBudgets() {
+        Map<String, Budget> budgets = new TreeMap<>();
+        namedKeys.stream().filter(k -> k.budget() != null).forEach(k -> budgets.put(k.name(), k.budget()));
+        return budgets;
+    }
+
     public boolean keysRequired() {
         return !keyHashes.isEmpty() || !namedKeys.isEmpty();
     }

@@ -25,15 +25,14 @@ final class Gateway {
      * The chain, in order. Each step sees what the ones before it let through:
      * <ol>
      *   <li>{@link ModelAllowlist}: the endpoint's and the caller's key's model allowlists (403);</li>
-     *   <li>{@link BudgetGate}: a key that has spent its budget is refused (402) before any provider is called;</li>
-     *   <li>{@link Idempotency}: a repeated {@code Idempotency-Key} gets the first answer, never a second call;</li>
-     *   <li>{@link Metering}: the answer's estimated cost is charged to the key (a replay is charged nothing);</li>
-     *   <li>the engine: plans, attempts, answers, and saves the request's record.</li>
+     *   <li>{@link Idempotency}: a repeated {@code Idempotency-Key} gets the first answer, never a second call (nor a
+     *   second charge);</li>
+     *   <li>the engine: plans, holds the call's worst case against the key's and route's budgets (402 when it does
+     *   not fit), attempts, charges what was served, answers, and saves the request's record.</li>
      * </ol>
      */
-    static Gateway of(ModelAllowlist allowlist, KeyBudgets budgets, Idempotency idempotency, FailoverEngine engine) {
-        return new Gateway(List.of(allowlist, new BudgetGate(budgets), idempotency, new Metering(budgets)),
-                call -> send(engine, call));
+    static Gateway of(ModelAllowlist allowlist, Idempotency idempotency, FailoverEngine engine) {
+        return new Gateway(List.of(allowlist, idempotency), call -> send(engine, call));
     }
 
     Reply handle(GatewayCall call) {

@@ -1,5 +1,6 @@
 package dev.baton.impl.servlet;
 
+import dev.baton.impl.config.Budget;
 import java.util.Set;
 
 /**

@@ -28,18 +28,6 @@ final class Rejections {
         return new RequestRejectedException(message, 401, "authentication_error", "invalid_api_key", null);
     }
 
-    /**
-     * 402: the caller's named key has spent its budget for the period. The message names the key (never the key
-     * itself) and when the budget resets; so does the {@code x-baton-budget-reset} header.
-     */
-    static RequestRejectedException budgetExceeded(KeyBudgets.Exhausted exhausted) {
-        NamedKey key = exhausted.key();
-        return new RequestRejectedException("The key `" + key.name() + "` has spent its budget of "
-                + key.budget().amount().toPlainString() + " per " + key.budget().periodText()
-                + " (spent " + exhausted.spent().stripTrailingZeros().toPlainString() + "). It resets at "
-                + exhausted.resetAt() + ".", 402, "insufficient_quota", "budget_exceeded", null);
-    }
-
     /** 403: the caller may not use this model or route. */
     static RequestRejectedException modelNotAllowed(String model) {
         return new RequestRejectedException("This key may not use the model `" + model + "`.", 403,

@@ -14,6 +14,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +26,9 @@ final class Responses {
     private static final System.Logger LOG = System.getLogger(Responses.class.getName());
     /** Hostile input that finds a new way to break would otherwise fill the log at the attacker's pace. */
     private static final RateLimitedLog UNEXPECTED = new RateLimitedLog(LOG, 10, TimeUnit.SECONDS);
+    private static final String BUDGET_EXCEEDED = "budget_exceeded";
+    /** When a budget that refused a request (402 {@code budget_exceeded}) is whole again. */
+    static final String BUDGET_RESET = "x-baton-budget-reset";
 
     private Responses() {
     }
@@ -95,6 +100,10 @@ final class Responses {
             long millis = Math.max(1, d.toMillis());
             headers.put("retry-after", Long.toString((millis + 999) / 1000));
             headers.put("retry-after-ms", Long.toString(millis));
+            if (BUDGET_EXCEEDED.equals(e.code())) {
+                // A budget resets on a whole second, and the wait was measured a moment ago: truncating recovers it.
+                headers.put(BUDGET_RESET, Instant.now().plus(d).truncatedTo(ChronoUnit.SECONDS).toString());
+            }
         });
         return new Answer(e.httpStatus(), headers, bytes(Json.error(e)));
     }

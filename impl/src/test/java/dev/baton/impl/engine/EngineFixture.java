@@ -131,6 +131,16 @@ public final class EngineFixture {
         return engine(props, clock, Ticker.SYSTEM, TIMER, listener, observer);
     }
 
+    /**
+     * What {@link #engine(Map, InstantSource, HealthListener, EngineObserver)} builds its engine from, for a test that
+     * adds a part of its own (budgets, say): real time for timeouts, {@code clock} for records and budget periods.
+     */
+    public static FailoverEngine.Parts parts(Map<String, String> props, InstantSource clock) {
+        BatonConfig config = config(props);
+        return FailoverEngine.Parts.of(config, Adapters.create(Adapters.discover(), HTTP, config, clock),
+                new InMemoryRecordStore(config.recordCapacity()), clock, TIMER);
+    }
+
     /** An engine over the adapters found on the class path (OpenAI, Anthropic, Azure…), as the CDI bean builds it. */
     private static FailoverEngine engine(Map<String, String> props, InstantSource clock, Ticker ticker,
                                          Scheduler scheduler, HealthListener listener, EngineObserver observer) {

@@ -8,6 +8,7 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -22,6 +23,10 @@ import io.lettuce.core.resource.Delay;
 import java.lang.System.Logger.Level;
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.List;
+import java.util.ArrayList;
+import java.time.Instant;
+import java.math.BigDecimal;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -219,6 +224,89 @@ public final class RedisClusterStore implements ClusterStore {
         RedisAsyncCommands<String, String> redis = redis();
         return redis == null ? notConnected()
                 : bounded(redis.del(settings.keyPrefix() + key)).thenApply(n -> null);
+    }
+
+    /**
+     * KEYS: the tallies. ARGV: id, amount, now (ms), until (ms), then each tally's limit, then each tally's TTL (ms).
+     * A tally is a hash: {@code spent}, and a field {@code h:<id>} = {@code "<amount> <until>"} per hold. Answers
+     * {@code {0}} when held, else {@code {index, committed}} of the first tally the amount did not fit in.
+     */
+    private static final String HOLD = """
+            local n = #KEYS
+            local amount = tonumber(ARGV[2])
+            local now = tonumber(ARGV[3])
+            for i = 1, n do
+              local committed = 0
+              local fields = redis.call('HGETALL', KEYS[i])
+              for j = 1, #fields, 2 do
+                if fields[j] == 'spent' then
+                  committed = committed + tonumber(fields[j + 1])
+                else
+                  local held, untilMs = string.match(fields[j + 1], '(%S+) (%S+)')
+                  if tonumber(untilMs) < now then
+                    redis.call('HDEL', KEYS[i], fields[j])
+                  else
+                    committed = committed + tonumber(held)
+                  end
+                end
+              end
+              if committed + amount > tonumber(ARGV[4 + i]) then
+                return {i, tostring(committed)}
+              end
+            end
+            for i = 1, n do
+              redis.call('HSET', KEYS[i], 'h:' .. ARGV[1], ARGV[2] .. ' ' .. ARGV[4])
+              redis.call('PEXPIRE', KEYS[i], ARGV[4 + n + i])
+            end
+            return {0}
+            """;
+
+    /** KEYS: the tallies. ARGV: id, cost, then each tally's TTL (ms). */
+    private static final String SETTLE = """
+            for i = 1, #KEYS do
+              redis.call('HDEL', KEYS[i], 'h:' .. ARGV[1])
+              if tonumber(ARGV[2]) > 0 then
+                redis.call('HINCRBYFLOAT', KEYS[i], 'spent', ARGV[2])
+              end
+              redis.call('PEXPIRE', KEYS[i], ARGV[2 + i])
+            end
+            return 0
+            """;
+
+    @Override
+    public CompletableFuture<Shortfall> hold(List<Tally> tallies, String id, BigDecimal amount, Instant now,
+                                             Instant until) {
+        RedisAsyncCommands<String, String> redis = redis();
+        if (redis == null) {
+            return notConnected();
+        }
+        List<String> args = new ArrayList<>(List.of(id, amount.toPlainString(), Long.toString(now.toEpochMilli()),
+                Long.toString(until.toEpochMilli())));
+        tallies.forEach(t -> args.add(t.limit().toPlainString()));
+        tallies.forEach(t -> args.add(Long.toString(t.ttl().toMillis())));
+        CompletableFuture<List<Object>> answer = bounded(redis.eval(HOLD, ScriptOutputType.MULTI, keys(tallies),
+                args.toArray(String[]::new)));
+        return answer.thenApply(reply -> {
+            int index = ((Long) reply.get(0)).intValue();
+            return index == 0 ? null : new Shortfall(index - 1, new BigDecimal(reply.get(1).toString()));
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> settle(List<Tally> tallies, String id, BigDecimal cost) {
+        RedisAsyncCommands<String, String> redis = redis();
+        if (redis == null) {
+            return notConnected();
+        }
+        List<String> args = new ArrayList<>(List.of(id, cost.toPlainString()));
+        tallies.forEach(t -> args.add(Long.toString(t.ttl().toMillis())));
+        CompletableFuture<Long> answer = bounded(redis.eval(SETTLE, ScriptOutputType.INTEGER, keys(tallies),
+                args.toArray(String[]::new)));
+        return answer.thenApply(ok -> null);
+    }
+
+    private String[] keys(List<Tally> tallies) {
+        return tallies.stream().map(t -> settings.keyPrefix() + t.key()).toArray(String[]::new);
     }
 
     /**

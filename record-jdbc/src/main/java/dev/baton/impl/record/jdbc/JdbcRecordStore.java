@@ -1,5 +1,6 @@
 package dev.baton.impl.record.jdbc;
 
+import dev.baton.impl.budget.Account;
 import dev.baton.impl.log.RateLimitedLog;
 import dev.baton.impl.record.DurableRecordStore;
 import dev.baton.impl.record.InMemoryRecordStore;
@@ -129,11 +130,11 @@ public final class JdbcRecordStore implements DurableRecordStore {
      * Records not yet written are not counted; at start there are none.
      */
     @Override
-    public BigDecimal spentSince(String caller, Instant since) {
+    public BigDecimal spentSince(Account.Scope scope, String name, Instant since) {
         try (Connection c = schema.open(dataSource)) {
-            return reads.spentSince(c, caller, since);
+            return reads.spentSince(c, scope, name, since);
         } catch (SQLException e) {
-            throw new RecordStoreException("could not sum the spend of " + caller, e);
+            throw new RecordStoreException("could not sum the spend of the " + scope.word() + " " + name, e);
         }
     }
 

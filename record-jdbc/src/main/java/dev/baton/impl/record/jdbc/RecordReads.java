@@ -1,5 +1,6 @@
 package dev.baton.impl.record.jdbc;
 
+import dev.baton.impl.budget.Account;
 import dev.baton.Cost;
 import dev.baton.FailureKind;
 import dev.baton.ServedBy;
@@ -167,10 +168,15 @@ final class RecordReads {
         }
     }
 
-    BigDecimal spentSince(Connection c, String caller, Instant since) throws SQLException {
+    BigDecimal spentSince(Connection c, Account.Scope scope, String name, Instant since) throws SQLException {
+        String column = switch (scope) {
+            case KEY -> "caller";
+            case ROUTE -> "route_name";
+            case CONNECTION -> "served_connection";
+        };
         try (PreparedStatement s = c.prepareStatement("SELECT SUM(cost) FROM " + schema.requests
-                + " WHERE caller = ? AND started_at >= ?")) {
-            s.setString(1, caller);
+                + " WHERE " + column + " = ? AND started_at >= ?")) {
+            s.setString(1, name);
             s.setLong(2, since.toEpochMilli());
             try (ResultSet rs = s.executeQuery()) {
                 BigDecimal sum = rs.next() ? rs.getBigDecimal(1) : null;

@@ -1,5 +1,6 @@
 package dev.baton.impl.record.jdbc;
 
+import dev.baton.impl.budget.Account;
 import dev.baton.Cost;
 import dev.baton.FailureKind;
 import dev.baton.ServedBy;
@@ -140,7 +141,7 @@ abstract class JdbcRecordStoreContract {
     }
 
     @Test
-    void aCallersSpendIsSummedFromThePeriodStartOnly() throws Exception {
+    void spendIsSummedPerKeyRouteAndConnectionFromThePeriodStartOnly() throws Exception {
         Instant periodStart = NOW.minusSeconds(3600);
         JdbcRecordStore store = store(settings());
         store.save(withCost(servedByStandby("req_spend_old", periodStart.minusMillis(1)), "0.5", "team-a"));
@@ -150,8 +151,13 @@ abstract class JdbcRecordStoreContract {
         store.save(withCost(servedByStandby("req_spend_unpriced", NOW), null, "team-a"));
         assertTrue(store.flush(Duration.ofSeconds(10)));
 
-        assertEquals(0, new BigDecimal("0.375").compareTo(store.spentSince("team-a", periodStart)));
-        assertEquals(0, BigDecimal.ZERO.compareTo(store.spentSince("nobody", periodStart)));
+        assertEquals(0, new BigDecimal("0.375").compareTo(store.spentSince(Account.Scope.KEY, "team-a", periodStart)));
+        assertEquals(0, BigDecimal.ZERO.compareTo(store.spentSince(Account.Scope.KEY, "nobody", periodStart)));
+        // every one of them named the route "chat" and was served by the connection "west"
+        assertEquals(0, new BigDecimal("7.375").compareTo(store.spentSince(Account.Scope.ROUTE, "chat", periodStart)));
+        assertEquals(0, new BigDecimal("7.375").compareTo(store.spentSince(Account.Scope.CONNECTION, "west",
+                periodStart)));
+        assertEquals(0, BigDecimal.ZERO.compareTo(store.spentSince(Account.Scope.CONNECTION, "east", periodStart)));
     }
 
     private static RequestRecord withCost(RequestRecord r, String amount, String caller) {

@@ -1,0 +1,84 @@
+package dev.baton.impl.budget;
+
+import dev.baton.impl.cluster.ClusterStore;
+import dev.baton.impl.log.RateLimitedLog;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The tallies in the cluster store, so that a budget holds across every node: one atomic operation per hold and per
+ * settlement. A hold lives at most {@link #LEASE} in the store, so a node that dies with calls in flight frees their
+ * holds after it. While the store cannot be reached, holds are taken in this node's memory instead (and logged):
+ * the budget then holds per node until the store is back, since refusing every call while it is down would be worse.
+ * Thread-safe.
+ */
+public final class SharedLedger implements SpendLedger {
+
+    /** Longer than any call can run (the longest deadline plus a stream's longest run, by default 15 min). */
+    static final Duration LEASE = Duration.ofHours(1);
+    private static final System.Logger LOG = System.getLogger(SharedLedger.class.getName());
+    private static final RateLimitedLog UNREACHABLE = new RateLimitedLog(LOG, 60, TimeUnit.SECONDS);
+
+    private final ClusterStore store;
+    private final LocalLedger local = new LocalLedger();
+
+    public SharedLedger(ClusterStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public CompletableFuture<Hold> hold(List<Account> accounts, BigDecimal amount, Instant at) {
+        if (!store.connected()) {
+            return local.hold(accounts, amount, at);
+        }
+        String id = UUID.randomUUID().toString();
+        List<ClusterStore.Tally> tallies = tallies(accounts, at);
+        return store.hold(tallies, id, amount, at, at.plus(LEASE)).handle((shortfall, error) -> {
+            if (error != null) {
+                UNREACHABLE.warn(n -> "budgets are held on this node only: the cluster store did not answer ("
+                        + error + ")" + (n > 1 ? "; " + n + " holds since the last message" : ""));
+                return local.hold(accounts, amount, at).join(); // in memory: already complete
+            }
+            if (shortfall == null) {
+                return new Hold.Granted(id, accounts, amount, at, false);
+            }
+            Account account = accounts.get(shortfall.index());
+            return new Hold.Refused(account, shortfall.committed(), amount, account.budget().resetAfter(at));
+        });
+    }
+
+    @Override
+    public void settle(Hold.Granted hold, BigDecimal cost) {
+        if (hold.local()) {
+            local.settle(hold, cost);
+            return;
+        }
+        store.settle(tallies(hold.accounts(), hold.at()), hold.id(), cost).whenComplete((ok, error) -> {
+            if (error != null) {
+                UNREACHABLE.warn(n -> "a budget hold was not settled in the cluster store (" + error + "); it"
+                        + " lapses within " + LEASE.toMinutes() + " min" + (n > 1 ? "; " + n + " since the last message"
+                        : ""));
+            }
+        });
+    }
+
+    /** Nothing to restore: the store keeps the tallies while nodes restart. */
+    @Override
+    public void restore(Account account, BigDecimal spent, Instant at) {
+    }
+
+    /** {@code budget:key:alice:<period start>}: one tally per period, living until the period and a lease are over. */
+    private static List<ClusterStore.Tally> tallies(List<Account> accounts, Instant at) {
+        return accounts.stream().map(a -> {
+            Instant end = a.budget().resetAfter(at);
+            Duration ttl = Duration.between(at, end).plus(LEASE);
+            return new ClusterStore.Tally("budget:" + a.id() + ":" + a.periodStart(at), a.budget().amount(), ttl);
+        }).toList();
+    }
+}
