@@ -32,7 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Cost and budgets through the sample's endpoint: {@code usage.cost} as the official OpenAI SDK sees it (an extra
  * property of its usage), in answers and in a stream's usage chunk; named keys refused with 402
- * {@code budget_exceeded} once they spent their budget, before any provider is called; a named key's allowlist.
+ * {@code budget_exceeded} once their budget cannot take the next request's worst case, before any provider is called;
+ * a named key's allowlist.
  */
 class CostAndBudgetIT extends ClientSideIT {
 
@@ -97,20 +98,48 @@ class CostAndBudgetIT extends ClientSideIT {
         assertEquals("custom", extra(usage, "price_source"));
     }
 
+    /** A request of at most 20 output tokens: its worst case (about 0.0004 at these prices) is far below 0.002. */
+    private static String small(boolean stream) {
+        return jakarta.json.Json.createObjectBuilder(Gateway.json(Gateway.chatBody(Gateway.ROUTE, stream)))
+                .add("max_tokens", 20).build().toString();
+    }
+
+    /** Sends {@code body} with {@code key} until it is refused; the refusal. */
+    private static HttpResponse<String> untilRefused(String body, String key, List<String> served) {
+        for (int i = 0; i < 200; i++) {
+            HttpResponse<String> response = gateway.postChat(body, "Bearer " + key);
+            if (response.statusCode() != 200) {
+                return response;
+            }
+            served.add(response.body());
+            if (i == 0) {
+                JsonObject record = gateway.record(header(response, "x-request-id"));
+                assertTrue(record.getJsonNumber("cost") == null
+                        || record.getJsonNumber("cost").bigDecimalValue().signum() > 0, record::toString);
+            }
+        }
+        throw new AssertionError("200 requests and no refusal: the budget held nothing");
+    }
+
     @Test
-    void aKeyThatSpentItsBudgetGets402WithTheResetTimeBeforeAnyProviderIsCalled() {
-        HttpResponse<String> first = gateway.postChat(Gateway.chatBody(Gateway.ROUTE, false),
-                "Bearer " + CostConfig.TINY_KEY);
-        assertEquals(200, first.statusCode(), first::body);
-        JsonObject record = gateway.record(header(first, "x-request-id"));
-        assertEquals("tiny", record.getString("caller"));
-        assertTrue(record.getJsonNumber("cost").bigDecimalValue().signum() > 0, record::toString);
+    void aKeyWhoseBudgetCannotTakeTheNextRequestGets402WithTheResetTimeBeforeAnyProviderIsCalled() {
+        int before = simulator.account("primary").requestCount() + simulator.account("standby").requestCount();
+        List<String> served = new ArrayList<>();
+
+        HttpResponse<String> refused = untilRefused(small(false), CostConfig.TINY_KEY, served);
+
+        assertTrue(!served.isEmpty(), "the budget took some requests before it refused");
+        BigDecimal spent = BigDecimal.ZERO;
+        for (String body : served) {
+            spent = spent.add(Gateway.json(body).getJsonObject("usage").getJsonNumber("cost").bigDecimalValue());
+        }
+        assertTrue(spent.compareTo(new BigDecimal("0.002")) <= 0, "spent " + spent + " of a budget of 0.002");
         int calls = simulator.account("primary").requestCount() + simulator.account("standby").requestCount();
-
-        HttpResponse<String> refused = gateway.postChat(Gateway.chatBody(Gateway.ROUTE, false),
-                "Bearer " + CostConfig.TINY_KEY);
-
+        assertEquals(before + served.size(), calls, "the refusal called no provider");
         assertEquals(402, refused.statusCode(), refused::body);
+        JsonObject record = gateway.record(header(refused, "x-request-id"));
+        assertEquals("tiny", record.getString("caller"));
+        assertEquals(402, record.getInt("http_status"), record::toString);
         JsonObject error = Gateway.json(refused.body()).getJsonObject("error");
         assertEquals("budget_exceeded", error.getString("code"));
         assertTrue(error.getString("message").contains("`tiny`"), error::toString);
@@ -123,7 +152,8 @@ class CostAndBudgetIT extends ClientSideIT {
 
         // The SDK sees the same refusal; another key is not affected.
         OpenAIServiceException e = assertThrows(OpenAIServiceException.class,
-                () -> gateway.openAi(CostConfig.TINY_KEY).chat().completions().create(question(Gateway.ROUTE)));
+                () -> gateway.openAi(CostConfig.TINY_KEY).chat().completions().create(question(Gateway.ROUTE)
+                        .toBuilder().maxTokens(20).build()));
         assertEquals(402, e.statusCode());
         assertEquals(200, gateway.postChat(Gateway.chatBody(Gateway.ROUTE, false), "Bearer " + CostConfig.ROOMY_KEY)
                 .statusCode());
@@ -131,8 +161,7 @@ class CostAndBudgetIT extends ClientSideIT {
 
     @Test
     void aBudgetedStreamIsChargedFromAUsageChunkTheCallerDidNotAskForAndDoesNotSee() {
-        HttpResponse<String> stream = gateway.postChat(Gateway.chatBody(Gateway.ROUTE, true),
-                "Bearer " + CostConfig.STREAMER_KEY);
+        HttpResponse<String> stream = gateway.postChat(small(true), "Bearer " + CostConfig.STREAMER_KEY);
 
         assertEquals(200, stream.statusCode(), stream::body);
         List<String> events = Gateway.dataEvents(stream.body());
@@ -141,8 +170,7 @@ class CostAndBudgetIT extends ClientSideIT {
         assertTrue(simulator.account("primary").lastRequest().json().getJsonObject("stream_options")
                 .getBoolean("include_usage"), "Baton asked the provider for usage");
 
-        HttpResponse<String> refused = gateway.postChat(Gateway.chatBody(Gateway.ROUTE, true),
-                "Bearer " + CostConfig.STREAMER_KEY);
+        HttpResponse<String> refused = untilRefused(small(true), CostConfig.STREAMER_KEY, new ArrayList<>());
         assertEquals(402, refused.statusCode(), refused::body);
     }
 

@@ -23,9 +23,9 @@ public class CostConfig extends DeploymentConfig {
             Map.entry("baton.models.gpt-5.4-mini.price.input", INPUT),
             Map.entry("baton.models.gpt-5.4-mini.price.output", OUTPUT),
             Map.entry("baton.endpoint.keys.tiny.sha256", sha256(TINY_KEY)),
-            Map.entry("baton.endpoint.keys.tiny.budget", "0.000001/1d"),
+            Map.entry("baton.endpoint.keys.tiny.budget", "0.002/1d"),
             Map.entry("baton.endpoint.keys.streamer.sha256", sha256(STREAMER_KEY)),
-            Map.entry("baton.endpoint.keys.streamer.budget", "0.000001/1d"),
+            Map.entry("baton.endpoint.keys.streamer.budget", "0.002/1d"),
             Map.entry("baton.endpoint.keys.roomy.sha256", sha256(ROOMY_KEY)),
             Map.entry("baton.endpoint.keys.roomy.budget", "1000/30d"),
             Map.entry("baton.endpoint.keys.roomy.allowed-models", "demo"));

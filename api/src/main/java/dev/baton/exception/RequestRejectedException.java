@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Baton refused the request itself, before calling any provider: bad body, unknown model, route
- * or fallback, a caller not allowed, a budget that cannot take it. Never failed over; retryable only when a budget
- * refused it and will be whole again ({@link #retryAfter()}).
+ * or fallback, a caller not allowed, a budget that cannot take it. Never retryable (a budget says in
+ * {@link #retryAfter()} when it is whole again), never failed over.
  */
 public final class RequestRejectedException extends FailoverException {
 
@@ -22,7 +22,7 @@ public final class RequestRejectedException extends FailoverException {
 
     private RequestRejectedException(String message, int status, String type, String code, Duration retryAfter,
                                      RequestRecord record) {
-        super(message, status, type, code, null, retryAfter, retryAfter != null, record);
+        super(message, status, type, code, null, retryAfter, false, record);
     }
 
     /**
