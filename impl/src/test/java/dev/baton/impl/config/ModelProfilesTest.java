@@ -95,8 +95,9 @@ class ModelProfilesTest {
             baton.models.gpt-5.4.context-window | 128k      | baton.models.gpt-5.4.context-window: '128k' is not a whole number of tokens (from PropertiesConfigSource[source=test])
             baton.models.gpt-5.4.modalities     | text,video | baton.models.gpt-5.4.modalities: 'video' is not a modality; expected some of [text, image, audio] (from PropertiesConfigSource[source=test])
             baton.models.gpt-5.4.modalities     | image     | baton.models.gpt-5.4.modalities: 'image' must include text: every chat model reads text (from PropertiesConfigSource[source=test])
-            baton.models.gpt-5.4.max-tokens     | 10        | baton.models.gpt-5.4.max-tokens: 'max-tokens' is not a model attribute; expected one of [tools, context-window, modalities, price.input, price.cached-input, price.output, price.currency] (from PropertiesConfigSource[source=test])
-            baton.models.tools                  | false     | baton.models.tools: expected baton.models.<model>.<attribute>, the attribute one of [tools, context-window, modalities, price.input, price.cached-input, price.output, price.currency] (from PropertiesConfigSource[source=test])
+            baton.models.gpt-5.4.max-output-tokens | 0      | baton.models.gpt-5.4.max-output-tokens: must be between 1 and 10000000 but was 0 (from PropertiesConfigSource[source=test])
+            baton.models.gpt-5.4.max-tokens     | 10        | baton.models.gpt-5.4.max-tokens: 'max-tokens' is not a model attribute; expected one of [tools, context-window, modalities, max-output-tokens, price.input, price.cached-input, price.output, price.currency] (from PropertiesConfigSource[source=test])
+            baton.models.tools                  | false     | baton.models.tools: expected baton.models.<model>.<attribute>, the attribute one of [tools, context-window, modalities, max-output-tokens, price.input, price.cached-input, price.output, price.currency] (from PropertiesConfigSource[source=test])
             baton.models.gpt-5.5.tools          | false     | baton.models.gpt-5.5.tools: no connection lists the model 'gpt-5.5' in baton.connections.<name>.models (from PropertiesConfigSource[source=test])
             """)
     void aBadKeyIsAProblemNamingIt(String key, String value, String expected) {
