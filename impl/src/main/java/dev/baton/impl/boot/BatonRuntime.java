@@ -2,13 +2,13 @@ package dev.baton.impl.boot;
 
 import dev.baton.exception.FailoverDefinitionException;
 import dev.baton.impl.adapter.Adapters;
-import dev.baton.impl.cluster.ClusterSettings;
 import dev.baton.impl.budget.LocalLedger;
 import dev.baton.impl.budget.SharedLedger;
 import dev.baton.impl.budget.SpendLedger;
 import dev.baton.impl.budget.Spending;
-import dev.baton.impl.cluster.ClusterSync;
+import dev.baton.impl.cluster.ClusterSettings;
 import dev.baton.impl.cluster.ClusterStores;
+import dev.baton.impl.cluster.ClusterSync;
 import dev.baton.impl.concurrent.DeadlineTimer;
 import dev.baton.impl.concurrent.Threads;
 import dev.baton.impl.config.BatonConfig;

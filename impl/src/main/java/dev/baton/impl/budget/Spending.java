@@ -71,15 +71,17 @@ public final class Spending {
      * @param route  the route's name, or {@code null} for a bare model
      */
     public Tab open(String caller, String route, ChatRequest request) {
-        List<Account> accounts = new ArrayList<>(2);
-        if (caller != null && keys.containsKey(caller)) {
-            accounts.add(keys.get(caller));
-        }
-        if (route != null && routes.containsKey(route)) {
-            accounts.add(routes.get(route));
-        }
-        if (accounts.isEmpty() && connections.isEmpty()) {
+        Account key = caller == null ? null : keys.get(caller);
+        Account routed = route == null ? null : routes.get(route);
+        if (key == null && routed == null && connections.isEmpty()) {
             return null;
+        }
+        List<Account> accounts = new ArrayList<>(2);
+        if (key != null) {
+            accounts.add(key);
+        }
+        if (routed != null) {
+            accounts.add(routed);
         }
         return new Tab(this, accounts, request);
     }

@@ -2,8 +2,8 @@ package dev.baton.impl.budget;
 
 import dev.baton.ChatRequest;
 import dev.baton.Cost;
-import dev.baton.record.RequestRecord;
 import dev.baton.exception.RequestRejectedException;
+import dev.baton.record.RequestRecord;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;

@@ -21,12 +21,12 @@ import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 
 import java.lang.System.Logger.Level;
+import java.math.BigDecimal;
 import java.net.SocketAddress;
 import java.time.Duration;
-import java.util.List;
-import java.util.ArrayList;
 import java.time.Instant;
-import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

@@ -8,11 +8,10 @@ import dev.baton.impl.record.RecordQuery;
 import dev.baton.impl.record.RecordStoreException;
 import dev.baton.record.RequestRecord;
 
-import javax.sql.DataSource;
 import java.lang.System.Logger.Level;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -26,6 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
 
 /**
  * Keeps request records in a database so they outlive a restart and can be listed across a

@@ -1,9 +1,9 @@
 package dev.baton.impl.record.jdbc;
 
-import dev.baton.impl.budget.Account;
 import dev.baton.Cost;
 import dev.baton.FailureKind;
 import dev.baton.ServedBy;
+import dev.baton.impl.budget.Account;
 import dev.baton.impl.record.RecordQuery;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;

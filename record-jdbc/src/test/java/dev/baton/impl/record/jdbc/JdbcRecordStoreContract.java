@@ -1,9 +1,9 @@
 package dev.baton.impl.record.jdbc;
 
-import dev.baton.impl.budget.Account;
 import dev.baton.Cost;
 import dev.baton.FailureKind;
 import dev.baton.ServedBy;
+import dev.baton.impl.budget.Account;
 import dev.baton.impl.health.MutableClock;
 import dev.baton.impl.record.RecordQuery;
 import dev.baton.record.AttemptRecord;
@@ -17,7 +17,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-import javax.sql.DataSource;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -36,6 +35,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
