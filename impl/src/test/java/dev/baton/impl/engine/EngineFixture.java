@@ -72,7 +72,7 @@ public final class EngineFixture {
         return props;
     }
 
-    static BatonConfig config(Map<String, String> props) {
+    public static BatonConfig config(Map<String, String> props) {
         var config = new SmallRyeConfigBuilder()
                 .withSources(new PropertiesConfigSource(props, "test", 100)).build();
         return ConfigLoader.load(config, Adapters.discover());
