@@ -63,7 +63,7 @@ public final class Endpoint {
                 parts.engine().scheduler())).orElse(null);
         Idempotency idempotency = new Idempotency(new IdempotencyCache(settings.idempotencyTtl(),
                 settings.idempotencyMaxEntries(), clock), shared);
-        Gateway gateway = Gateway.of(new ModelAllowlist(settings.allowedModels(), config), budgets, idempotency,
+        Gateway gateway = Gateway.of(RequestLimits.of(settings, config), new ModelAllowlist(settings.allowedModels(), config), budgets, idempotency,
                 parts.engine());
         return new Endpoint(settings, parts, gateway, longestRequest);
     }

@@ -24,6 +24,8 @@ final class Gateway {
     /**
      * The chain, in order. Each step sees what the ones before it let through:
      * <ol>
+     *   <li>{@link RequestLimits}: what no provider should be billed for ({@code n}, token limits, over-long model
+     *   names) is refused (400);</li>
      *   <li>{@link ModelAllowlist}: the endpoint's and the caller's key's model allowlists (403);</li>
      *   <li>{@link BudgetGate}: a key that has spent its budget is refused (402) before any provider is called;</li>
      *   <li>{@link Idempotency}: a repeated {@code Idempotency-Key} gets the first answer, never a second call;</li>
@@ -31,8 +33,9 @@ final class Gateway {
      *   <li>the engine: plans, attempts, answers, and saves the request's record.</li>
      * </ol>
      */
-    static Gateway of(ModelAllowlist allowlist, KeyBudgets budgets, Idempotency idempotency, FailoverEngine engine) {
-        return new Gateway(List.of(allowlist, new BudgetGate(budgets), idempotency, new Metering(budgets)),
+    static Gateway of(RequestLimits limits, ModelAllowlist allowlist, KeyBudgets budgets, Idempotency idempotency,
+                      FailoverEngine engine) {
+        return new Gateway(List.of(limits, allowlist, new BudgetGate(budgets), idempotency, new Metering(budgets)),
                 call -> send(engine, call));
     }
 
