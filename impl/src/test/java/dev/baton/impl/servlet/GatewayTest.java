@@ -2,6 +2,7 @@ package dev.baton.impl.servlet;
 
 import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
+import dev.baton.exception.StreamInterruptedException;
 import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.impl.concurrent.Futures;
 import dev.baton.impl.engine.EngineFixture;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayInputStream;
+import java.io.StringReader;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -29,6 +31,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -36,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -294,7 +298,7 @@ class GatewayTest {
     void whatNoProviderShouldBeBilledForIsRefusedWith400BeforeAnyProviderIsCalled(String members, String param)
             throws Exception {
         Gateway gateway = gateway(Set.of("chat"), LIMITED);
-        JsonObject changes = Json.createReader(new java.io.StringReader(members)).readObject();
+        JsonObject changes = Json.createReader(new StringReader(members)).readObject();
         JsonObject body = Json.createObjectBuilder(ChatRequest.of("chat", "Hi.").toJson()).addAll(
                 Json.createObjectBuilder(changes)).build();
 
@@ -393,6 +397,23 @@ class GatewayTest {
         String adminSees = RecordAccess.read(engine.findRecord(id), "admin", null).orElseThrow()
                 .getJsonArray("attempts").getJsonObject(0).getString("message");
         assertTrue(adminSees.contains("org-Zx8k2LmQ4pRt7VwY1nB3cD5f"), adminSees);
+    }
+
+    @Test
+    void aStreamBrokenByAProviderErrorEventEndsWithTheAccountsIdsMasked() {
+        Gateway gateway = gateway(Set.of());
+        sim.account("a").setDefault(Behavior.ok().streamErrorAfter(2, "server_error", null,
+                "The server had an error processing your request in organization org-Zx8k2LmQ4pRt7VwY1nB3cD5f."));
+        EngineFixture.Collector collector = new EngineFixture.Collector();
+
+        assertInstanceOf(Reply.Streamed.class, gateway.handle(call(stream("chat", false), null, null))).chunks()
+                .subscribe(collector);
+
+        Throwable broke = assertThrows(ExecutionException.class,
+                () -> collector.done.get(5, TimeUnit.SECONDS)).getCause();
+        assertInstanceOf(StreamInterruptedException.class, broke);
+        assertFalse(broke.getMessage().contains("Zx8k2LmQ4pRt7VwY1nB3cD5f"), broke.getMessage());
+        assertTrue(broke.getMessage().contains("org-<hidden>"), broke.getMessage());
     }
 
     private static boolean usageOnly(ChatChunk chunk) {
