@@ -105,7 +105,7 @@ class CostAndBudgetIT extends ClientSideIT {
     }
 
     /** Sends {@code body} with {@code key} until it is refused; the refusal. */
-    private static HttpResponse<String> untilRefused(String body, String key, List<String> served) {
+    private HttpResponse<String> untilRefused(String body, String key, List<String> served) {
         for (int i = 0; i < 200; i++) {
             HttpResponse<String> response = gateway.postChat(body, "Bearer " + key);
             if (response.statusCode() != 200) {

@@ -2,9 +2,14 @@ package dev.baton.system;
 
 import java.io.UncheckedIOException;
 import java.net.SocketTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.stream.Stream;
+
+import dev.baton.testkit.Behavior;
 
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -202,5 +207,91 @@ class HostileInputIT extends ClientSideIT {
             assertEquals(413, response.status(), response::body);
             assertNotEquals("", response.body());
         }
+    }
+    // ---------------------------------------------------------------- refused up front, and what callers read
+
+    static Stream<Object[]> unbillable() {
+        String hi = "[{\"role\":\"user\",\"content\":\"Hi\"}]";
+        return Stream.of(
+                new Object[] {chat(hi).replaceFirst("\\{", "{\"n\":1000,"), "n"},
+                new Object[] {chat(hi).replaceFirst("\\{", "{\"n\":0,"), "n"},
+                new Object[] {chat(hi).replaceFirst("\\{", "{\"max_tokens\":-5,"), "max_tokens"},
+                new Object[] {chat(hi).replaceFirst("\\{", "{\"max_completion_tokens\":1e12,"), "max_completion_tokens"},
+                new Object[] {chat(hi).replaceFirst("\\{", "{\"max_tokens\":\"lots\","), "max_tokens"});
+    }
+
+    @ParameterizedTest
+    @MethodSource("unbillable")
+    void whatNoProviderShouldBeBilledForIsRefusedNamingTheParam(String body, String param) {
+        RawHttp.Response response = refused(utf8(body));
+        assertEquals(400, response.status(), response::body);
+        var error = Gateway.json(response.body()).getJsonObject("error");
+        assertEquals("invalid_request_error", error.getString("type"));
+        assertEquals(param, error.getString("param"));
+        assertEquals(0, simulator.account("primary").requestCount(), "no provider was called");
+    }
+
+    @Test
+    void aTenKilobyteModelNameIsRefusedRepeatingOnlyItsStart() {
+        String name = "gpt-" + "x".repeat(10_000);
+        RawHttp.Response response = refused(utf8(Gateway.chatBody(name, false)));
+        assertEquals(404, response.status(), response::body);
+        String message = Gateway.json(response.body()).getJsonObject("error").getString("message");
+        assertTrue(message.startsWith("The model `gpt-" + "x".repeat(60) + "…` (10004 characters) is longer than"),
+                message);
+        assertTrue(response.body().length() < 1_000, () -> response.body().length() + " characters");
+    }
+
+    @Test
+    void aMemberGivenTwiceIsNamed() {
+        RawHttp.Response response = refused(utf8("{\"model\":\"demo\",\"model\":\"demo\",\"messages\":[]}"));
+        assertEquals(400, response.status(), response::body);
+        var error = Gateway.json(response.body()).getJsonObject("error");
+        assertEquals("The request body names the member 'model' twice in one object; each member may appear once.",
+                error.getString("message"));
+        assertEquals("model", error.getString("param"));
+    }
+
+    /**
+     * A provider message naming the account (OpenAI's organization and project, Anthropic's organization UUID)
+     * reaches the caller masked, in the error and in the record its key reads; the admin key reads it whole.
+     */
+    @Test
+    void aProviderMessageWithTheAccountsIdsReachesTheCallerMasked() {
+        String org = "org-Zx8k2LmQ4pRt7VwY1nB3cD5f";
+        String anthropicOrg = "6a3b1f0e-2c4d-4e5f-8a9b-0c1d2e3f4a5b";
+        try {
+            simulator.account("primary").setDefault(Behavior.openAiError(429, "tokens", "rate_limit_exceeded",
+                    "Rate limit reached for gpt-5.4-mini in organization " + org + " on tokens per min (TPM): Limit"
+                            + " 30000, Used 29876, Requested 512. Please try again in 776ms."));
+            simulator.account("claude").setDefault(Behavior.anthropicError(429, "rate_limit_error",
+                    "This request would exceed the rate limit for your organization (" + anthropicOrg + ") of 50,000"
+                            + " input tokens per minute."));
+
+            var response = gateway.postChat(Gateway.chatBody("mixed", false));
+
+            assertEquals(429, response.statusCode(), response::body);
+            String message = Gateway.json(response.body()).getJsonObject("error").getString("message");
+            assertFalse(message.contains(org) || message.contains(anthropicOrg), message);
+            assertTrue(message.contains("in organization org-<hidden> on tokens per min (TPM): Limit 30000"), message);
+            assertTrue(message.contains("the rate limit for your organization (<hidden>) of 50,000"), message);
+            String id = Gateway.header(response, "x-request-id");
+            String asCaller = gateway.record(id).toString();
+            assertFalse(asCaller.contains(org) || asCaller.contains(anthropicOrg), asCaller);
+            HttpResponse<String> asAdmin = asAdmin("GET", "v1/requests/" + id);
+            assertTrue(asAdmin.body().contains(org) && asAdmin.body().contains(anthropicOrg), asAdmin::body);
+        } finally {
+            simulator.reset();
+            for (String parked : List.of("primary", "claude")) {
+                HttpResponse<String> restored = asAdmin("POST", "v1/connections/" + parked + "/restore");
+                assertEquals(200, restored.statusCode(), restored::body);
+            }
+        }
+    }
+
+    private HttpResponse<String> asAdmin(String method, String path) {
+        return gateway.send(HttpRequest.newBuilder(gateway.uri(path)).timeout(Gateway.TIMEOUT)
+                .header("Authorization", "Bearer " + Gateway.ADMIN_KEY)
+                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import org.eclipse.microprofile.config.spi.ConfigSource;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * {@code Idempotency-Key} on the sample's chat completions: a repeat is answered from the first answer without a
  * second provider call, concurrent duplicates share one call, a reused key with another body and a streaming request
- * with a key are refused, and a failure leaves the key free for the retry. Every test uses keys of its own.
+ * with a key are refused, and a failure leaves the key free for the retry. Every test uses keys of its own. Whose is
+ * whose: one gateway key's idempotency keys never replay to another, and a key reads only its own records.
  */
 class IdempotencyIT extends ClientSideIT {
 
@@ -37,7 +39,9 @@ class IdempotencyIT extends ClientSideIT {
 
     @Deployment(testable = false)
     static WebArchive deployment() {
-        return Deployments.sample("baton-it-idempotency.war");
+        return Deployments.sample("baton-it-idempotency.war")
+                .addClasses(CallersConfig.class, CostConfig.class, DeploymentConfig.class)
+                .addAsServiceProvider(ConfigSource.class, CallersConfig.class);
     }
 
     @Test
@@ -164,11 +168,65 @@ class IdempotencyIT extends ClientSideIT {
         assertEquals(1, upstreamRequests());
     }
 
+    @Test
+    void anIdempotencyKeyOfOneGatewayKeyIsNeverReplayedToAnother() {
+        String key = newKey();
+        String body = Gateway.chatBody(Gateway.ROUTE, false);
+
+        HttpResponse<String> alice = post(body, key, CallersConfig.ALICE_KEY);
+        HttpResponse<String> bob = post(body, key, CallersConfig.BOB_KEY);
+        HttpResponse<String> aliceAgain = post(body, key, CallersConfig.ALICE_KEY);
+
+        assertEquals(200, alice.statusCode(), alice::body);
+        assertEquals(200, bob.statusCode(), bob::body);
+        assertHeaderAbsent(bob, REPLAY);
+        assertNotEquals(header(alice, "x-request-id"), header(bob, "x-request-id"));
+        assertEquals("true", header(aliceAgain, REPLAY));
+        assertEquals(header(alice, "x-request-id"), header(aliceAgain, "x-request-id"));
+        assertEquals(2, upstreamRequests(), "Alice's and Bob's requests each called the provider once");
+    }
+
+    @Test
+    void aGatewayKeyReadsOnlyItsOwnRecordsAndAnotherKeysAnswerLikeAnUnknownId() {
+        HttpResponse<String> alice = post(Gateway.chatBody(Gateway.ROUTE, false), newKey(), CallersConfig.ALICE_KEY);
+        assertEquals(200, alice.statusCode(), alice::body);
+        String id = header(alice, "x-request-id");
+        String unknown = "req_" + "0".repeat(id.length() - 4);
+
+        HttpResponse<String> asAlice = getRecord(id, CallersConfig.ALICE_KEY);
+        HttpResponse<String> asAdmin = getRecord(id, Gateway.ADMIN_KEY);
+        HttpResponse<String> asBob = getRecord(id, CallersConfig.BOB_KEY);
+        HttpResponse<String> asUnnamed = getRecord(id, Gateway.KEY);
+        HttpResponse<String> bobUnknown = getRecord(unknown, CallersConfig.BOB_KEY);
+
+        assertEquals(200, asAlice.statusCode(), asAlice::body);
+        assertEquals("alice", Gateway.json(asAlice.body()).getString("caller"));
+        assertEquals(200, asAdmin.statusCode(), asAdmin::body);
+        for (HttpResponse<String> refused : List.of(asBob, asUnnamed)) {
+            assertEquals(404, refused.statusCode(), refused::body);
+            assertEquals(bobUnknown.body().replace(unknown, id), refused.body(), "the same answer as an unknown id");
+            assertEquals(bobUnknown.headers().firstValue("content-type"), refused.headers().firstValue("content-type"));
+        }
+        HttpResponse<String> unnamed = post(Gateway.chatBody(Gateway.ROUTE, false), newKey(), Gateway.KEY);
+        assertEquals(200, getRecord(header(unnamed, "x-request-id"), Gateway.KEY).statusCode(),
+                "a caller without a named key still reads its records");
+        assertEquals(404, getRecord(header(unnamed, "x-request-id"), CallersConfig.ALICE_KEY).statusCode());
+    }
+
+    private HttpResponse<String> getRecord(String id, String key) {
+        return gateway.send(HttpRequest.newBuilder(gateway.uri("v1/requests/" + id)).timeout(Gateway.TIMEOUT)
+                .header("Authorization", "Bearer " + key).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     private HttpResponse<String> post(String body, String idempotencyKey) {
+        return post(body, idempotencyKey, Gateway.KEY);
+    }
+
+    private HttpResponse<String> post(String body, String idempotencyKey, String gatewayKey) {
         HttpRequest request = HttpRequest.newBuilder(gateway.uri("v1/chat/completions"))
                 .timeout(Gateway.TIMEOUT)
                 .header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + Gateway.KEY)
+                .header("Authorization", "Bearer " + gatewayKey)
                 .header("Idempotency-Key", idempotencyKey)
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build();

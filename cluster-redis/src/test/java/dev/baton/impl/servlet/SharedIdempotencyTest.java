@@ -125,6 +125,22 @@ class SharedIdempotencyTest {
     }
 
     @Test
+    void anotherCallersSameKeyOnAnotherNodeRunsInsteadOfGettingTheFirstCallersAnswer() throws Exception {
+        ClusterNode[] n = nodes(RedisProcess.SHARED_URL);
+        SharedIdempotency onA = keys(n[0]);
+        SharedIdempotency onB = keys(n[1]);
+        assertEquals(new SharedIdempotency.Run(true), onA.claim("key:alice", "shared-key", BODY).get(5, TimeUnit.SECONDS));
+        Answer alices = Responses.success(n[0].engine().complete(Call.of(ChatRequest.of("chat", "Say hello.")))
+                .get(5, TimeUnit.SECONDS));
+        onA.settle("key:alice", "shared-key", BODY, alices).get(5, TimeUnit.SECONDS);
+
+        assertEquals(new SharedIdempotency.Run(true), onB.claim("key:bob", "shared-key", BODY).get(5, TimeUnit.SECONDS),
+                "Bob's key of the same name is his own: it runs, and is claimed for him");
+        assertInstanceOf(SharedIdempotency.Replay.class, onB.claim("key:alice", "shared-key", BODY)
+                .get(5, TimeUnit.SECONDS), "Alice's repeat through node B is still a replay");
+    }
+
+    @Test
     void theSameKeyWithAnotherBodyIsAConflictOnAnotherNode() throws Exception {
         ClusterNode[] n = nodes(RedisProcess.SHARED_URL);
         assertEquals(new SharedIdempotency.Run(true), claim(keys(n[0]), "key-3", BODY));

@@ -9,6 +9,7 @@ import dev.baton.exception.UpstreamFailedException;
 import dev.baton.impl.budget.Hold;
 import dev.baton.impl.budget.Tab;
 import dev.baton.impl.concurrent.Scheduler;
+import dev.baton.impl.config.Redactor;
 import dev.baton.impl.config.RoutePolicy;
 import dev.baton.impl.engine.AttemptMode.Failed;
 import dev.baton.impl.engine.AttemptMode.Outcome;
@@ -280,8 +281,10 @@ final class FailoverLoop {
             Candidate c = last.candidate();
             var record = ledger.save(Ledger.Ending.interrupted(servedBy(c), failed.interruption(),
                     failed.firstTokenMillis()));
-            mode.failed(StreamInterruptedException.of(ctx.redactor().clean("The stream from " + c.name()
-                    + " broke after output had been sent: " + failed.failure().message()), failed.interruption(), record));
+            // The caller reads this: the account's identifiers are masked (the record keeps them).
+            mode.failed(StreamInterruptedException.of(Redactor.maskAccounts(ctx.redactor().clean("The stream from "
+                    + c.name() + " broke after output had been sent: " + failed.failure().message())),
+                    failed.interruption(), record));
             return;
         }
         FailureKind stoppedBy = failed == null ? null : failed.failure().kind();

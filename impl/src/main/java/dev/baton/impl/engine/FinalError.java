@@ -4,6 +4,7 @@ import dev.baton.FailureKind;
 import dev.baton.exception.UpstreamFailedException;
 import dev.baton.exception.UpstreamRefusedException;
 import dev.baton.exception.UpstreamUnavailableException;
+import dev.baton.impl.config.Redactor;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
@@ -101,14 +102,18 @@ record FinalError(int status, String type, String code, Duration retryAfter, boo
         return new FinalError(502, "server_error", "upstream_error", comeBack, true, "No target could serve the request.");
     }
 
-    /** The message: the headline, then every target tried and why it failed, then every target skipped. */
+    /**
+     * The message: the headline, then every target tried and why it failed, then every target skipped. It goes to
+     * the caller, so each provider message has the account's identifiers masked ({@link Redactor#maskAccounts});
+     * the record keeps them.
+     */
     String message(List<AttemptRecord> attempts, List<Skip> skipped) {
         StringBuilder out = new StringBuilder(headline);
         StringJoiner tried = new StringJoiner("; ", " Tried: ", ".").setEmptyValue("");
         for (AttemptRecord a : attempts) {
             if (!a.succeeded()) {
                 tried.add(a.target() + " (" + a.position() + (a.retry() > 0 ? ", retry " + a.retry() : "") + "): "
-                        + a.kind().wireName() + ", " + a.message());
+                        + a.kind().wireName() + ", " + Redactor.maskAccounts(a.message()));
             }
         }
         StringJoiner notTried = new StringJoiner("; ", " Skipped: ", ".").setEmptyValue("");

@@ -138,12 +138,13 @@ public class ChatEndpointServlet extends HttpServlet {
             Responses.json(resp, 200, models(GatewayFilter.namedKey(req)));
         } else if (path.startsWith("/requests/") && path.length() > "/requests/".length()) {
             String id = path.substring("/requests/".length());
-            var record = endpoint.engine().findRecord(id);
+            // Only the caller's own records (all of them for the admin key); see RecordAccess.
+            var record = RecordAccess.read(endpoint.engine().findRecord(id), GatewayFilter.caller(req),
+                    GatewayFilter.namedKey(req));
             if (record.isPresent()) {
-                Responses.json(resp, 200, Json.record(record.get()));
+                Responses.json(resp, 200, record.get());
             } else {
-                Responses.error(resp, Rejections.notFound("No record for request `" + id
-                        + "` (unknown, or evicted from the store)."), GatewayFilter.requestId(req));
+                Responses.error(resp, RecordAccess.notFound(id), GatewayFilter.requestId(req));
             }
         } else {
             Responses.error(resp, Rejections.notFound("No such endpoint: GET " + req.getRequestURI()),

@@ -55,7 +55,8 @@ public final class Endpoint {
                 parts.engine().scheduler())).orElse(null);
         Idempotency idempotency = new Idempotency(new IdempotencyCache(settings.idempotencyTtl(),
                 settings.idempotencyMaxEntries(), clock), shared);
-        Gateway gateway = Gateway.of(new ModelAllowlist(settings.allowedModels(), config), idempotency, parts.engine());
+        Gateway gateway = Gateway.of(RequestLimits.of(settings, config), new ModelAllowlist(settings.allowedModels(),
+                config), idempotency, parts.engine());
         return new Endpoint(settings, parts, gateway, longestRequest);
     }
 

@@ -33,10 +33,14 @@ import java.util.regex.Pattern;
  * @param idempotencyTtl how long a stored answer is replayed for a repeated {@code Idempotency-Key} (default 1 h)
  * @param idempotencyMaxEntries how many idempotency keys are kept at most, the oldest evicted first (default 10000)
  * @param namedKeys    gateway keys with a name, and each its own allowlist and budget ({@code keys.<name>.*})
+ * @param maxN         the largest {@code n} a request may ask for ({@code limits.max-n}, default 8)
+ * @param maxOutputTokens the largest {@code max_tokens} / {@code max_completion_tokens} a request may ask for
+ *                     ({@code limits.max-output-tokens}, default 1,000,000: a sanity ceiling, not a budget)
  */
 public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHashes, int maxBodyBytes,
                                Set<String> allowedModels, List<byte[]> adminKeyHashes, Duration idempotencyTtl,
-                               int idempotencyMaxEntries, List<NamedKey> namedKeys) {
+                               int idempotencyMaxEntries, List<NamedKey> namedKeys, int maxN,
+                               long maxOutputTokens) {
 
     static final String PREFIX = "baton.endpoint.";
     static final String NAMED = PREFIX + "keys.";
@@ -47,6 +51,12 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
     private static final Duration MAX_IDEMPOTENCY_TTL = Duration.ofDays(7);
     static final int DEFAULT_IDEMPOTENCY_ENTRIES = 10_000;
     private static final int MAX_IDEMPOTENCY_ENTRIES = 1_000_000;
+    /** A handful of choices covers best-of sampling; more multiplies what one request is billed. */
+    static final int DEFAULT_MAX_N = 8;
+    /** OpenAI's own upper bound for {@code n}. */
+    private static final int MAX_MAX_N = 128;
+    static final long DEFAULT_MAX_OUTPUT_TOKENS = 1_000_000;
+    private static final long MAX_MAX_OUTPUT_TOKENS = 1_000_000_000;
 
     public EndpointSettings {
         keyHashes = List.copyOf(keyHashes);
@@ -170,6 +180,9 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
                 problems.add(PREFIX + "idempotency-max-entries: '" + entriesText + "' is not a whole number");
             }
         }
+        int maxN = (int) whole(config, "limits.max-n", DEFAULT_MAX_N, 1, MAX_MAX_N, problems);
+        long maxOutputTokens = whole(config, "limits.max-output-tokens", DEFAULT_MAX_OUTPUT_TOKENS, 1,
+                MAX_MAX_OUTPUT_TOKENS, problems);
         if (!problems.isEmpty()) {
             throw new FailoverDefinitionException("Baton endpoint configuration is invalid:\n  - "
                     + String.join("\n  - ", problems));
@@ -181,7 +194,25 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
             }
         }
         return new EndpointSettings(Boolean.parseBoolean(enabledText), path, hashes, maxBody, allowed, adminHashes,
-                ttl, maxEntries, named);
+                ttl, maxEntries, named, maxN, maxOutputTokens);
+    }
+
+    /** A whole number from {@code min} to {@code max}, or {@code fallback} when {@code key} is not set. */
+    private static long whole(Config config, String key, long fallback, long min, long max, List<String> problems) {
+        String text = config.getOptionalValue(PREFIX + key, String.class).orElse(null);
+        if (text == null) {
+            return fallback;
+        }
+        try {
+            long value = Long.parseLong(text.strip());
+            if (value >= min && value <= max) {
+                return value;
+            }
+            problems.add(PREFIX + key + ": must be between " + min + " and " + max + " but was " + value);
+        } catch (NumberFormatException e) {
+            problems.add(PREFIX + key + ": '" + text.strip() + "' is not a whole number");
+        }
+        return fallback;
     }
 
     /** {@code keys.<name>.*}: the digest is required; a bad value is a problem naming the key. */

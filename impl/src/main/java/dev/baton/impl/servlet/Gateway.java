@@ -24,6 +24,8 @@ final class Gateway {
     /**
      * The chain, in order. Each step sees what the ones before it let through:
      * <ol>
+     *   <li>{@link RequestLimits}: what no provider should be billed for ({@code n}, token limits, over-long model
+     *   names) is refused (400);</li>
      *   <li>{@link ModelAllowlist}: the endpoint's and the caller's key's model allowlists (403);</li>
      *   <li>{@link Idempotency}: a repeated {@code Idempotency-Key} gets the first answer, never a second call (nor a
      *   second charge);</li>
@@ -31,8 +33,8 @@ final class Gateway {
      *   not fit), attempts, charges what was served, answers, and saves the request's record.</li>
      * </ol>
      */
-    static Gateway of(ModelAllowlist allowlist, Idempotency idempotency, FailoverEngine engine) {
-        return new Gateway(List.of(allowlist, idempotency), call -> send(engine, call));
+    static Gateway of(RequestLimits limits, ModelAllowlist allowlist, Idempotency idempotency, FailoverEngine engine) {
+        return new Gateway(List.of(limits, allowlist, idempotency), call -> send(engine, call));
     }
 
     Reply handle(GatewayCall call) {

@@ -51,4 +51,18 @@ final class Rejections {
                 + "send a new key for a new request.", 422, "invalid_request_error", "idempotency_key_reused",
                 Idempotency.HEADER);
     }
+
+    /**
+     * {@code text} as a refusal may repeat it: at most {@code max} characters, then "…", with control and format
+     * characters (line breaks, bidi overrides) shown as '?'. What a caller sent is never echoed whole.
+     */
+    static String shortened(String text, int max) {
+        StringBuilder out = new StringBuilder();
+        text.codePoints().limit(max).forEach(c -> {
+            int type = Character.getType(c);
+            out.appendCodePoint(Character.isISOControl(c) || type == Character.FORMAT || type == Character.SURROGATE
+                    || type == Character.PRIVATE_USE || type == Character.UNASSIGNED ? '?' : c);
+        });
+        return text.codePointCount(0, text.length()) > max ? out.append('…').toString() : out.toString();
+    }
 }

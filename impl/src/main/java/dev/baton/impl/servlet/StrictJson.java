@@ -6,18 +6,25 @@ import jakarta.json.JsonReader;
 import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
+import jakarta.json.stream.JsonParser;
+import jakarta.json.stream.JsonParserFactory;
 
 import java.io.StringReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Request bodies as the endpoint accepts them: UTF-8 (strictly), JSON nested at most
  * {@link #MAX_DEPTH} levels, no member named twice. Everything else a JSON-P implementation can
  * throw while reading hostile input, including the plain {@code RuntimeException}s of its own
- * limits (Parsson's nesting and number-length limits), is a 400 too, never an escaped exception.
+ * limits (Parsson's nesting and number-length limits), is a 400 too, never an escaped exception. A member
+ * named twice is a 400 that names it (its first 64 characters, control characters shown as '?').
  */
 final class StrictJson {
 
@@ -27,6 +34,10 @@ final class StrictJson {
     /** Duplicate members are refused: parsers disagree on which one wins, so a body should not depend on it. */
     private static final JsonReaderFactory READERS = JsonProvider.provider()
             .createReaderFactory(Map.of(JsonConfig.KEY_STRATEGY, JsonConfig.KeyStrategy.NONE));
+
+    private static final JsonParserFactory PARSERS = JsonProvider.provider().createParserFactory(Map.of());
+    /** The longest part of a duplicated member's name that the refusal repeats. */
+    static final int MAX_ECHOED_NAME = 64;
 
     private StrictJson() {
     }
@@ -47,8 +58,42 @@ final class StrictJson {
         try (JsonReader reader = READERS.createReader(new StringReader(text))) {
             return reader.readValue();
         } catch (RuntimeException e) {
-            throw invalid("The request body is not valid JSON."); // never the parser's message: it quotes the body
+            // Never the parser's message: it quotes the body. A member named twice gets its own message, since
+            // "not valid JSON" would send the caller looking for a syntax error that is not there.
+            String twice = duplicateMember(text);
+            throw invalid(twice == null ? "The request body is not valid JSON."
+                    : "The request body names the member '" + Rejections.shortened(twice, MAX_ECHOED_NAME)
+                    + "' twice in one object; each member may appear once.", twice == null ? null
+                    : Rejections.shortened(twice, MAX_ECHOED_NAME));
         }
+    }
+
+    /**
+     * The first member named twice in one object, or {@code null} when there is none or the text is not JSON. Read
+     * only after the strict reader refused the text (its message is implementation-specific); the depth is already
+     * bounded by {@link #checkDepth}.
+     */
+    static String duplicateMember(String text) {
+        Deque<Set<String>> objects = new ArrayDeque<>();
+        try (JsonParser parser = PARSERS.createParser(new StringReader(text))) {
+            while (parser.hasNext()) {
+                switch (parser.next()) {
+                    case START_OBJECT -> objects.push(new HashSet<>());
+                    case START_ARRAY -> objects.push(Set.of()); // a placeholder: arrays have no member names
+                    case END_OBJECT, END_ARRAY -> objects.pop();
+                    case KEY_NAME -> {
+                        if (!objects.peek().add(parser.getString())) {
+                            return parser.getString();
+                        }
+                    }
+                    default -> {
+                    }
+                }
+            }
+        } catch (RuntimeException notJson) {
+            return null;
+        }
+        return null;
     }
 
     /**
@@ -87,6 +132,10 @@ final class StrictJson {
     }
 
     private static RequestRejectedException invalid(String message) {
-        return RequestRejectedException.invalidRequest(message, null);
+        return invalid(message, null);
+    }
+
+    private static RequestRejectedException invalid(String message, String param) {
+        return RequestRejectedException.invalidRequest(message, param);
     }
 }

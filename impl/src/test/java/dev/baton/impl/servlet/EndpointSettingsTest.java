@@ -31,6 +31,28 @@ class EndpointSettingsTest {
         assertTrue(s.adminKeyHashes().isEmpty(), "no operator endpoints unless asked for");
         assertEquals(Duration.ofHours(1), s.idempotencyTtl());
         assertEquals(10_000, s.idempotencyMaxEntries());
+        assertEquals(8, s.maxN());
+        assertEquals(1_000_000, s.maxOutputTokens());
+    }
+
+    @Test
+    void readsTheRequestLimits() {
+        EndpointSettings s = load(Map.of("baton.endpoint.limits.max-n", "2",
+                "baton.endpoint.limits.max-output-tokens", "32000"));
+        assertEquals(2, s.maxN());
+        assertEquals(32_000, s.maxOutputTokens());
+    }
+
+    @Test
+    void refusesBadRequestLimitsNamingTheKey() {
+        String problems = problems(Map.of("baton.endpoint.limits.max-n", "0",
+                "baton.endpoint.limits.max-output-tokens", "lots"));
+        assertTrue(problems.contains("baton.endpoint.limits.max-n: must be between 1 and 128 but was 0"), problems);
+        assertTrue(problems.contains("baton.endpoint.limits.max-output-tokens: 'lots' is not a whole number"), problems);
+        assertTrue(problems(Map.of("baton.endpoint.limits.max-output-tokens", "-1"))
+                .contains("baton.endpoint.limits.max-output-tokens: must be between 1 and 1000000000 but was -1"));
+        assertTrue(problems(Map.of("baton.endpoint.limits.max-m", "2"))
+                .contains("baton.endpoint.limits.max-m: unknown key"));
     }
 
     @Test

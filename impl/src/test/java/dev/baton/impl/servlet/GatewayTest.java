@@ -5,6 +5,7 @@ import dev.baton.ChatRequest;
 import dev.baton.impl.budget.Account;
 import dev.baton.impl.budget.LocalLedger;
 import dev.baton.impl.budget.Spending;
+import dev.baton.exception.StreamInterruptedException;
 import dev.baton.impl.concurrent.VirtualTime;
 import dev.baton.impl.config.Budget;
 import dev.baton.impl.concurrent.Futures;
@@ -18,9 +19,13 @@ import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayInputStream;
+import java.io.StringReader;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,12 +35,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -90,7 +98,8 @@ class GatewayTest {
         }
         engine = new FailoverEngine(parts.withSpending(Spending.of(parts.config(), budgets, ledger, time)));
         Idempotency idempotency = new Idempotency(new IdempotencyCache(Duration.ofHours(1), 100, time), null);
-        return Gateway.of(new ModelAllowlist(endpointAllows, engine.config()), idempotency, engine);
+        return Gateway.of(new RequestLimits(EndpointSettings.DEFAULT_MAX_N, EndpointSettings.DEFAULT_MAX_OUTPUT_TOKENS,
+                engine.config()), new ModelAllowlist(endpointAllows, engine.config()), idempotency, engine);
     }
 
     /** What {@code key} has spent today, on virtual time. */
@@ -297,6 +306,142 @@ class GatewayTest {
 
         assertFalse(chunks.isEmpty());
         assertTrue(chunks.stream().noneMatch(GatewayTest::usageOnly), "no usage chunk asked for on its behalf");
+    }
+
+    static Stream<Arguments> unbillable() {
+        return Stream.of(
+                Arguments.of("{\"n\":1000}", "n"),
+                Arguments.of("{\"n\":0}", "n"),
+                Arguments.of("{\"n\":2.5}", "n"),
+                Arguments.of("{\"n\":\"3\"}", "n"),
+                Arguments.of("{\"max_tokens\":-5}", "max_tokens"),
+                Arguments.of("{\"max_tokens\":0}", "max_tokens"),
+                Arguments.of("{\"max_tokens\":1e999999}", "max_tokens"),
+                Arguments.of("{\"max_completion_tokens\":1000001}", "max_completion_tokens"),
+                Arguments.of("{\"max_completion_tokens\":true}", "max_completion_tokens"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("unbillable")
+    void whatNoProviderShouldBeBilledForIsRefusedWith400BeforeAnyProviderIsCalled(String members, String param)
+            throws Exception {
+        Gateway gateway = gateway(Set.of("chat"), LIMITED);
+        JsonObject changes = Json.createReader(new StringReader(members)).readObject();
+        JsonObject body = Json.createObjectBuilder(ChatRequest.of("chat", "Hi.").toJson()).addAll(
+                Json.createObjectBuilder(changes)).build();
+
+        Answer refused = answer(gateway.handle(call(ChatRequest.fromJson(body), LIMITED, null)));
+
+        assertEquals(400, refused.status());
+        assertEquals("invalid_request_error", error(refused).getString("type"));
+        assertEquals(param, error(refused).getString("param"));
+        assertTrue(error(refused).getString("message").length() < 300, () -> error(refused).getString("message"));
+        assertEquals(0, sim.account("a").requestCount());
+    }
+
+    @Test
+    void aModelNameLongerThanEveryConfiguredNameIsUnknownAndRepeatedOnlyInPart() throws Exception {
+        Gateway gateway = gateway(Set.of("chat"), LIMITED);
+        String longName = "m".repeat(10_000);
+
+        Answer model = answer(gateway.handle(call(ChatRequest.of(longName, "Hi."), LIMITED, null)));
+        Answer fallback = answer(gateway.handle(call(ChatRequest.builder().model("m").message("user", "Hi.")
+                .fallbacks("n", "x".repeat(300)).build(), null, null)));
+
+        assertEquals(404, model.status());
+        assertEquals("model_not_found", error(model).getString("code"));
+        assertEquals("The model `" + "m".repeat(64) + "…` (10000 characters) is longer than any configured model or"
+                + " route name (at most 5), so it names none.", error(model).getString("message"));
+        assertEquals(400, fallback.status());
+        assertEquals("unknown_fallback_model", error(fallback).getString("code"));
+        assertTrue(error(fallback).getString("message").startsWith("fallbacks[1]: `" + "x".repeat(64) + "…` (300"),
+                () -> error(fallback).getString("message"));
+        assertEquals(0, sim.account("a").requestCount());
+    }
+
+    @Test
+    void limitsWithinBoundsPassThrough() throws Exception {
+        Gateway gateway = gateway(Set.of());
+        JsonObject body = Json.createObjectBuilder(ChatRequest.of("chat", "Hi.").toJson())
+                .add("n", 1).add("max_tokens", 64).add("max_completion_tokens", 1_000_000).build();
+
+        assertEquals(200, answer(gateway.handle(call(ChatRequest.fromJson(body), null, null))).status());
+        assertEquals(1, sim.account("a").requestCount());
+    }
+
+    @Test
+    void anIdempotencyKeyOfOneCallerIsNeverReplayedToAnother() throws Exception {
+        Gateway gateway = gateway(Set.of(), ROOMY, SPENDER);
+        ChatRequest request = small();
+
+        Answer first = answer(gateway.handle(call(request, ROOMY, "same-key")));
+        Answer other = answer(gateway.handle(call(request, SPENDER, "same-key")));
+        Answer repeat = answer(gateway.handle(call(request, ROOMY, "same-key")));
+
+        assertEquals(200, first.status());
+        assertEquals(200, other.status());
+        assertFalse(other.headers().containsKey("x-baton-idempotent-replay"), "another caller's key is its own");
+        assertEquals(2, sim.account("a").requestCount(), "each caller's request reached the provider");
+        assertEquals("true", repeat.headers().get("x-baton-idempotent-replay"));
+        assertEquals(2, sim.account("a").requestCount(), "the owner's repeat was replayed");
+    }
+
+    @Test
+    void aKeyReadsOnlyItsOwnRecordsAndTheAdminKeyReadsAll() throws Exception {
+        Gateway gateway = gateway(Set.of(), ROOMY, SPENDER);
+        Answer roomys = answer(gateway.handle(call(ChatRequest.of("chat", "Hi."), ROOMY, null)));
+        Answer anonymous = answer(gateway.handle(call(ChatRequest.of("chat", "Hi."), null, null)));
+        String roomyId = roomys.headers().get("x-request-id");
+        String anonymousId = anonymous.headers().get("x-request-id");
+
+        assertTrue(RecordAccess.read(engine.findRecord(roomyId), "key:roomy", ROOMY).isPresent());
+        assertTrue(RecordAccess.read(engine.findRecord(roomyId), "admin", null).isPresent());
+        assertTrue(RecordAccess.read(engine.findRecord(roomyId), "key:spender", SPENDER).isEmpty());
+        assertTrue(RecordAccess.read(engine.findRecord(roomyId), "anonymous", null).isEmpty());
+        assertTrue(RecordAccess.read(engine.findRecord(anonymousId), "anonymous", null).isPresent());
+        assertTrue(RecordAccess.read(engine.findRecord(anonymousId), "key:roomy", ROOMY).isEmpty());
+        assertEquals(RecordAccess.notFound(roomyId).getMessage(), RecordAccess.notFound(roomyId).getMessage());
+    }
+
+    @Test
+    void aProviderMessageReachesTheCallerWithoutTheAccountsIdsButTheRecordKeepsThem() throws Exception {
+        Gateway gateway = gateway(Set.of(), ROOMY);
+        sim.account("a").setDefault(Behavior.openAiError(429, "tokens", "rate_limit_exceeded",
+                "Rate limit reached for gpt-4o in organization org-Zx8k2LmQ4pRt7VwY1nB3cD5f on tokens per min"
+                        + " (TPM): Limit 30000, Used 29876, Requested 512. Please try again in 776ms."));
+
+        Answer failed = answer(gateway.handle(call(ChatRequest.of("chat", "Hi."), ROOMY, null)));
+
+        String message = error(failed).getString("message");
+        assertEquals(429, failed.status());
+        assertFalse(message.contains("Zx8k2LmQ4pRt7VwY1nB3cD5f"), message);
+        assertTrue(message.contains("in organization org-<hidden> on tokens per min (TPM): Limit 30000"), message);
+        String id = failed.headers().get("x-request-id");
+        String recorded = engine.findRecord(id).orElseThrow().attempts().get(0).message();
+        assertTrue(recorded.contains("org-Zx8k2LmQ4pRt7VwY1nB3cD5f"), "the operator's record keeps it: " + recorded);
+        JsonObject asRoomySeesIt = RecordAccess.read(engine.findRecord(id), "key:roomy", ROOMY).orElseThrow();
+        String shown = asRoomySeesIt.getJsonArray("attempts").getJsonObject(0).getString("message");
+        assertFalse(shown.contains("Zx8k2LmQ4pRt7VwY1nB3cD5f"), shown);
+        String adminSees = RecordAccess.read(engine.findRecord(id), "admin", null).orElseThrow()
+                .getJsonArray("attempts").getJsonObject(0).getString("message");
+        assertTrue(adminSees.contains("org-Zx8k2LmQ4pRt7VwY1nB3cD5f"), adminSees);
+    }
+
+    @Test
+    void aStreamBrokenByAProviderErrorEventEndsWithTheAccountsIdsMasked() {
+        Gateway gateway = gateway(Set.of());
+        sim.account("a").setDefault(Behavior.ok().streamErrorAfter(2, "server_error", null,
+                "The server had an error processing your request in organization org-Zx8k2LmQ4pRt7VwY1nB3cD5f."));
+        EngineFixture.Collector collector = new EngineFixture.Collector();
+
+        assertInstanceOf(Reply.Streamed.class, gateway.handle(call(stream("chat", false), null, null))).chunks()
+                .subscribe(collector);
+
+        Throwable broke = assertThrows(ExecutionException.class,
+                () -> collector.done.get(5, TimeUnit.SECONDS)).getCause();
+        assertInstanceOf(StreamInterruptedException.class, broke);
+        assertFalse(broke.getMessage().contains("Zx8k2LmQ4pRt7VwY1nB3cD5f"), broke.getMessage());
+        assertTrue(broke.getMessage().contains("org-<hidden>"), broke.getMessage());
     }
 
     private static boolean usageOnly(ChatChunk chunk) {

@@ -4,6 +4,7 @@ import dev.baton.exception.RequestRejectedException;
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
@@ -44,12 +45,34 @@ class StrictJsonTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{\"model\":\"a\",\"model\":\"b\"}", "{\"n\":1", "", "{\"n\":9}x}"})
+    @ValueSource(strings = {"{\"n\":1", "", "{\"n\":9}x}", "{\"a\":1,\"b\":}"})
     void refusesWhatIsNotStrictJsonWithA400(String body) {
         String big = body.replace("}x}", "9".repeat(5_000) + "}"); // beyond Parsson's own number limit
         var e = assertThrows(RequestRejectedException.class, () -> StrictJson.read(bytes(big)));
         assertEquals(400, e.httpStatus());
         assertEquals("The request body is not valid JSON.", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{\"model\":\"a\",\"model\":\"b\"}|model",
+            "{\"model\":\"a\",\"messages\":[{\"role\":\"user\",\"content\":\"x\",\"role\":\"system\"}]}|role",
+            "{\"a\":{\"k\":1},\"b\":{\"k\":2},\"tools\":[],\"tools\":[]}|tools"})
+    void aMemberNamedTwiceIsRefusedNamingIt(String body, String member) {
+        var e = assertThrows(RequestRejectedException.class, () -> StrictJson.read(bytes(body)));
+        assertEquals(400, e.httpStatus());
+        assertEquals("The request body names the member '" + member + "' twice in one object; each member may appear"
+                + " once.", e.getMessage());
+        assertEquals(member, e.param());
+    }
+
+    @Test
+    void aDuplicatedMemberIsRepeatedOnlyInPartAndPrintable() {
+        String name = "\\u202e\\u0007" + "x".repeat(10_000);
+        var e = assertThrows(RequestRejectedException.class,
+                () -> StrictJson.read(bytes("{\"" + name + "\":1,\"" + name + "\":2}")));
+        assertTrue(e.getMessage().contains("'??" + "x".repeat(62) + "…'"), e.getMessage());
+        assertTrue(e.getMessage().length() < 200, e.getMessage());
     }
 
     private static byte[] bytes(String s) {
