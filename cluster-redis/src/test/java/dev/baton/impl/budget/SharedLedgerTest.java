@@ -309,10 +309,10 @@ class SharedLedgerTest {
         System.out.printf("holds with Redis frozen answered in %s ms (store timeout %d ms)%n",
                 Arrays.toString(millis), settings.timeout().toMillis());
         // The first pays for loading the fallback's classes and its first log line; on this shared machine a busy
-        // moment adds some tens of ms.
+        // moment adds some tens of ms. A wait for anything longer (Lettuce's own timeout, a reconnect) would not fit.
         assertTrue(millis[0] < 1000, "the first hold answered promptly: " + millis[0] + " ms");
         long fastest = Math.min(millis[1], millis[2]);
-        assertTrue(fastest <= settings.timeout().toMillis() + 50, "no wait past the store's timeout: " + fastest
+        assertTrue(fastest <= settings.timeout().toMillis() + 75, "no wait past the store's timeout: " + fastest
                 + " ms");
 
         // The script was sent before the timeout: Redis runs it once thawed. The node took the hold in memory
@@ -358,6 +358,15 @@ class SharedLedgerTest {
         BigDecimal rest = grace.budget().amount().subtract(spentInRedis(grace, at));
         assertInstanceOf(Hold.Granted.class, hold(a, rest, at, grace), "the rest, " + rest + ", fits");
         assertInstanceOf(Hold.Refused.class, hold(b, new BigDecimal("0.000001"), at, grace));
+
+        // The script compares doubles with a margin of 1e-9: however many crumbs are asked, the budget is passed by
+        // no more than that margin in all.
+        int crumbs = 0;
+        while (crumbs < 100 && hold(a, new BigDecimal("0.0000000001"), at, grace) instanceof Hold.Granted) {
+            crumbs++;
+        }
+        System.out.printf("holds of 1e-10 granted at a full budget: %d%n", crumbs);
+        assertTrue(crumbs <= 10, crumbs + " holds of 1e-10 past a full budget");
     }
 
     @Test
