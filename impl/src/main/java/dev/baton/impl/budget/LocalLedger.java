@@ -36,7 +36,9 @@ public final class LocalLedger implements SpendLedger {
         }
         for (Account account : accounts) {
             Tally tally = current(account, at);
-            tallies.put(account.id(), new Tally(tally.periodStart(), tally.spent(), tally.held().add(amount)));
+            if (tally == tallies.get(account.id())) { // else a period that already ended: nothing to keep
+                tallies.put(account.id(), new Tally(tally.periodStart(), tally.spent(), tally.held().add(amount)));
+            }
         }
         return CompletableFuture.completedFuture(new Hold.Granted(UUID.randomUUID().toString(), accounts, amount, at,
                 true));
@@ -61,13 +63,23 @@ public final class LocalLedger implements SpendLedger {
     @Override
     public synchronized void restore(Account account, BigDecimal spent, Instant at) {
         Tally tally = current(account, at);
-        tallies.put(account.id(), new Tally(tally.periodStart(), spent, tally.held()));
+        if (tally == tallies.get(account.id())) {
+            tallies.put(account.id(), new Tally(tally.periodStart(), spent, tally.held()));
+        }
     }
 
-    /** The account's tally for the period {@code at} falls in; a new period starts from nothing. */
+    /**
+     * The account's tally for the period {@code at} falls in; a new period starts from nothing. A period that already
+     * ended (a call dated just before a reset that reaches the ledger after one dated just after it) gets an empty
+     * tally that is not kept: that period limits nothing any more, and its amounts must not land in the new one, where
+     * their settlement, matched by period, would never take them off again.
+     */
     private Tally current(Account account, Instant at) {
         long start = account.periodStart(at);
         Tally tally = tallies.get(account.id());
+        if (tally != null && tally.periodStart() > start) {
+            return new Tally(start, BigDecimal.ZERO, BigDecimal.ZERO);
+        }
         if (tally == null || tally.periodStart() < start) {
             tally = new Tally(start, BigDecimal.ZERO, BigDecimal.ZERO);
             tallies.put(account.id(), tally);

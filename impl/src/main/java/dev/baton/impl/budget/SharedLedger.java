@@ -41,6 +41,9 @@ public final class SharedLedger implements SpendLedger {
         List<ClusterStore.Tally> tallies = tallies(accounts, at);
         return store.hold(tallies, id, amount, at, at.plus(LEASE)).handle((shortfall, error) -> {
             if (error != null) {
+                // A script that timed out may still run once Redis answers: released right behind it on the same
+                // connection, so that Redis does not keep for a whole lease what this node holds in memory instead.
+                store.settle(tallies, id, BigDecimal.ZERO);
                 UNREACHABLE.warn(n -> "budgets are held on this node only: the cluster store did not answer ("
                         + error + ")" + (n > 1 ? "; " + n + " holds since the last message" : ""));
                 return local.hold(accounts, amount, at).join(); // in memory: already complete

@@ -229,7 +229,9 @@ public final class RedisClusterStore implements ClusterStore {
     /**
      * KEYS: the tallies. ARGV: id, amount, now (ms), until (ms), then each tally's limit, then each tally's TTL (ms).
      * A tally is a hash: {@code spent}, and a field {@code h:<id>} = {@code "<amount> <until>"} per hold. Answers
-     * {@code {0}} when held, else {@code {index, committed}} of the first tally the amount did not fit in.
+     * {@code {0}} when held, else {@code {index, committed}} of the first tally the amount did not fit in. Sums are
+     * doubles: an amount fits when it passes the limit by at most 1e-9, so that a budget takes exactly the holds that
+     * add up to it.
      */
     private static final String HOLD = """
             local n = #KEYS
@@ -250,7 +252,8 @@ public final class RedisClusterStore implements ClusterStore {
                   end
                 end
               end
-              if committed + amount > tonumber(ARGV[4 + i]) then
+              -- Lua adds in doubles, where 100 holds of 0.01 come to 1.0000000000000007: within a billionth is within
+              if committed + amount > tonumber(ARGV[4 + i]) + 1e-9 then
                 return {i, tostring(committed)}
               end
             end
