@@ -192,12 +192,14 @@ class SharedLedgerTest {
         Instant now = Instant.now();
 
         // Through the store: a hold until now + 1 s fills the budget until then, and no longer.
-        assertNull(store.hold(tallies, "short", BigDecimal.ONE, now, now.plusSeconds(1)).get(5, TimeUnit.SECONDS));
-        ClusterStore.Shortfall full = store.hold(tallies, "second", CENT, now.plusMillis(999), now.plusSeconds(60))
+        assertTrue(store.hold(tallies, "short", BigDecimal.ONE, now, now.plusSeconds(1)).get(5, TimeUnit.SECONDS)
+                .held());
+        ClusterStore.Counted full = store.hold(tallies, "second", CENT, now.plusMillis(999), now.plusSeconds(60))
                 .get(5, TimeUnit.SECONDS);
-        assertEquals(new ClusterStore.Shortfall(0, BigDecimal.ONE), full);
-        assertNull(store.hold(tallies, "third", BigDecimal.ONE, now.plusMillis(1001), now.plusSeconds(60))
-                .get(5, TimeUnit.SECONDS), "the first hold's lease passed: it no longer counts");
+        assertEquals(0, full.refused());
+        assertEquals(0, BigDecimal.ONE.compareTo(full.committed().get(0)));
+        assertTrue(store.hold(tallies, "third", BigDecimal.ONE, now.plusMillis(1001), now.plusSeconds(60))
+                .get(5, TimeUnit.SECONDS).held(), "the first hold's lease passed: it no longer counts");
         assertFalse(direct.hexists(prefix + "budget:lease", "h:short"), "and it is gone from Redis");
 
         // Through the ledger: a node that died holding a whole budget frees it after the lease.
@@ -257,9 +259,10 @@ class SharedLedgerTest {
         until("both stores see Redis gone", () -> !storeA.connected() && !storeB.connected(), Duration.ofSeconds(2));
         a.settle(inRedis, CENT); // cannot reach Redis: lapses there, never throws
 
-        // Per node: A has 0.01 held in memory, so four more fit; B, with nothing, five.
+        // Per node, from what each last saw in Redis: A saw 0.01 committed there and holds 0.01 more in memory, so
+        // three more fit; B, which saw nothing, takes five.
         List<Hold.Granted> heldOnA = new ArrayList<>(List.of((Hold.Granted) first));
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 3; i++) {
             heldOnA.add((Hold.Granted) hold(a, CENT, at, erin));
         }
         Hold.Refused fullOnA = (Hold.Refused) hold(a, CENT, at, erin);

@@ -69,6 +69,17 @@ public final class LocalLedger implements SpendLedger {
     }
 
     /**
+     * Raises what {@code account} has committed (spent and held) in the period {@code at} falls in to at least
+     * {@code committed}: what a shared store last said, when this node holds in memory while the store is away.
+     */
+    public synchronized void atLeast(Account account, BigDecimal committed, Instant at) {
+        Tally tally = current(account, at);
+        if (tally == tallies.get(account.id()) && tally.committed().compareTo(committed) < 0) {
+            tallies.put(account.id(), new Tally(tally.periodStart(), committed.subtract(tally.held()), tally.held()));
+        }
+    }
+
+    /**
      * The account's tally for the period {@code at} falls in; a new period starts from nothing. A period that already
      * ended (a call dated just before a reset that reaches the ledger after one dated just after it) gets an empty
      * tally that is not kept: that period limits nothing any more, and its amounts must not land in the new one, where

@@ -7,16 +7,18 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The tallies in the cluster store, so that a budget holds across every node: one atomic operation per hold and per
  * settlement. A hold lives at most {@link #LEASE} in the store, so a node that dies with calls in flight frees their
- * holds after it. While the store cannot be reached, holds are taken in this node's memory instead (and logged):
- * the budget then holds per node until the store is back, since refusing every call while it is down would be worse.
- * Thread-safe.
+ * holds after it. While the store cannot be reached, holds are taken in this node's memory instead (and logged),
+ * starting from what the store last said each budget had committed: each node then spends at most what was left, and
+ * refusing every call while the store is down would be worse. Thread-safe.
  */
 public final class SharedLedger implements SpendLedger {
 
@@ -25,8 +27,13 @@ public final class SharedLedger implements SpendLedger {
     private static final System.Logger LOG = System.getLogger(SharedLedger.class.getName());
     private static final RateLimitedLog UNREACHABLE = new RateLimitedLog(LOG, 60, TimeUnit.SECONDS);
 
+    /** What the store last said an account had committed in a period, for holds in memory while it is away. */
+    private record Seen(long periodStart, BigDecimal committed) {
+    }
+
     private final ClusterStore store;
     private final LocalLedger local = new LocalLedger();
+    private final Map<String, Seen> seen = new ConcurrentHashMap<>();
 
     public SharedLedger(ClusterStore store) {
         this.store = store;
@@ -35,25 +42,41 @@ public final class SharedLedger implements SpendLedger {
     @Override
     public CompletableFuture<Hold> hold(List<Account> accounts, BigDecimal amount, Instant at) {
         if (!store.connected()) {
-            return local.hold(accounts, amount, at);
+            return holdLocally(accounts, amount, at);
         }
         String id = UUID.randomUUID().toString();
         List<ClusterStore.Tally> tallies = tallies(accounts, at);
-        return store.hold(tallies, id, amount, at, at.plus(LEASE)).handle((shortfall, error) -> {
+        return store.hold(tallies, id, amount, at, at.plus(LEASE)).handle((counted, error) -> {
             if (error != null) {
                 // A script that timed out may still run once Redis answers: released right behind it on the same
                 // connection, so that Redis does not keep for a whole lease what this node holds in memory instead.
                 store.settle(tallies, id, BigDecimal.ZERO);
                 UNREACHABLE.warn(n -> "budgets are held on this node only: the cluster store did not answer ("
                         + error + ")" + (n > 1 ? "; " + n + " holds since the last message" : ""));
-                return local.hold(accounts, amount, at).join(); // in memory: already complete
+                return holdLocally(accounts, amount, at).join(); // in memory: already complete
             }
-            if (shortfall == null) {
+            for (int i = 0; i < counted.committed().size(); i++) {
+                BigDecimal after = counted.committed().get(i).add(counted.held() ? amount : BigDecimal.ZERO);
+                seen.put(accounts.get(i).id(), new Seen(accounts.get(i).periodStart(at), after));
+            }
+            if (counted.held()) {
                 return new Hold.Granted(id, accounts, amount, at, false);
             }
-            Account account = accounts.get(shortfall.index());
-            return new Hold.Refused(account, shortfall.committed(), amount, account.budget().resetAfter(at));
+            Account account = accounts.get(counted.refused());
+            return new Hold.Refused(account, counted.committed().get(counted.refused()), amount,
+                    account.budget().resetAfter(at));
         });
+    }
+
+    /** A hold in memory, on top of what the store last said was committed in the period. */
+    private CompletableFuture<Hold> holdLocally(List<Account> accounts, BigDecimal amount, Instant at) {
+        for (Account account : accounts) {
+            Seen last = seen.get(account.id());
+            if (last != null && last.periodStart() == account.periodStart(at)) {
+                local.atLeast(account, last.committed(), at);
+            }
+        }
+        return local.hold(accounts, amount, at);
     }
 
     @Override

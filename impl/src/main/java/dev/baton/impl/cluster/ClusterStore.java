@@ -61,8 +61,19 @@ public interface ClusterStore extends AutoCloseable {
     record Tally(String key, BigDecimal limit, Duration ttl) {
     }
 
-    /** A hold that did not fit: the tally at {@code index} of those asked had {@code committed} spent or held. */
-    record Shortfall(int index, BigDecimal committed) {
+    /**
+     * What a hold found: each tally's spent + held before it, in the order asked (up to the one it did not fit in),
+     * and the index of the first tally it did not fit in, or -1 when it was held in all.
+     */
+    record Counted(int refused, List<BigDecimal> committed) {
+
+        public Counted {
+            committed = List.copyOf(committed);
+        }
+
+        public boolean held() {
+            return refused < 0;
+        }
     }
 
     /**
@@ -70,9 +81,9 @@ public interface ClusterStore extends AutoCloseable {
      * {@code amount} is within its limit, holds {@code amount} in each under {@code id} until {@code until} (when a
      * node that died holding it no longer holds it); otherwise holds nothing.
      *
-     * @return completes with {@code null} when held, else the first tally it did not fit in
+     * @return completes with what each tally had committed, and whether the amount was held
      */
-    CompletableFuture<Shortfall> hold(List<Tally> tallies, String id, BigDecimal amount, Instant now, Instant until);
+    CompletableFuture<Counted> hold(List<Tally> tallies, String id, BigDecimal amount, Instant now, Instant until);
 
     /** Ends the hold {@code id} in every tally and adds {@code cost} to what each spent. */
     CompletableFuture<Void> settle(List<Tally> tallies, String id, BigDecimal cost);

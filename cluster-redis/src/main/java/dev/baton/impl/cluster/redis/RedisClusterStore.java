@@ -229,7 +229,8 @@ public final class RedisClusterStore implements ClusterStore {
     /**
      * KEYS: the tallies. ARGV: id, amount, now (ms), until (ms), then each tally's limit, then each tally's TTL (ms).
      * A tally is a hash: {@code spent}, and a field {@code h:<id>} = {@code "<amount> <until>"} per hold. Answers
-     * {@code {0}} when held, else {@code {index, committed}} of the first tally the amount did not fit in. Sums are
+     * {@code {0, committed...}} when held, else {@code {index, committed...}} up to the first tally the amount did not
+     * fit in (numbers as strings: Lua would truncate them to integers). Sums are
      * doubles: an amount fits when it passes the limit by at most 1e-9, so that a budget takes exactly the holds that
      * add up to it.
      */
@@ -237,6 +238,7 @@ public final class RedisClusterStore implements ClusterStore {
             local n = #KEYS
             local amount = tonumber(ARGV[2])
             local now = tonumber(ARGV[3])
+            local answer = {0}
             for i = 1, n do
               local committed = 0
               local fields = redis.call('HGETALL', KEYS[i])
@@ -253,15 +255,17 @@ public final class RedisClusterStore implements ClusterStore {
                 end
               end
               -- Lua adds in doubles, where 100 holds of 0.01 come to 1.0000000000000007: within a billionth is within
+              answer[i + 1] = tostring(committed)
               if committed + amount > tonumber(ARGV[4 + i]) + 1e-9 then
-                return {i, tostring(committed)}
+                answer[1] = i
+                return answer
               end
             end
             for i = 1, n do
               redis.call('HSET', KEYS[i], 'h:' .. ARGV[1], ARGV[2] .. ' ' .. ARGV[4])
               redis.call('PEXPIRE', KEYS[i], ARGV[4 + n + i])
             end
-            return {0}
+            return answer
             """;
 
     /** KEYS: the tallies. ARGV: id, cost, then each tally's TTL (ms). */
@@ -277,8 +281,8 @@ public final class RedisClusterStore implements ClusterStore {
             """;
 
     @Override
-    public CompletableFuture<Shortfall> hold(List<Tally> tallies, String id, BigDecimal amount, Instant now,
-                                             Instant until) {
+    public CompletableFuture<Counted> hold(List<Tally> tallies, String id, BigDecimal amount, Instant now,
+                                           Instant until) {
         RedisAsyncCommands<String, String> redis = redis();
         if (redis == null) {
             return notConnected();
@@ -289,10 +293,8 @@ public final class RedisClusterStore implements ClusterStore {
         tallies.forEach(t -> args.add(Long.toString(t.ttl().toMillis())));
         CompletableFuture<List<Object>> answer = bounded(redis.eval(HOLD, ScriptOutputType.MULTI, keys(tallies),
                 args.toArray(String[]::new)));
-        return answer.thenApply(reply -> {
-            int index = ((Long) reply.get(0)).intValue();
-            return index == 0 ? null : new Shortfall(index - 1, new BigDecimal(reply.get(1).toString()));
-        });
+        return answer.thenApply(reply -> new Counted(((Long) reply.get(0)).intValue() - 1,
+                reply.stream().skip(1).map(c -> new BigDecimal(c.toString())).toList()));
     }
 
     @Override
