@@ -9,9 +9,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The error page that Baton's {@code META-INF/web-fragment.xml} declares for the statuses a container decides before
- * any filter of the application runs. Open Liberty refuses a path with an encoded slash, dot or backslash (the
- * "suspicious sequences" of Servlet 6.0, 3.5.2) with 400, and {@code TRACE} with 403, from its web container.
+ * The error page that Baton's {@code META-INF/web-fragment.xml} declares for 400, a status a container decides
+ * before any filter of the application runs: Open Liberty refuses a path with an encoded slash, dot or backslash (the
+ * "suspicious sequences" of Servlet 6.0, 3.5.2) so, from its web container. (Its 403 for {@code TRACE} cannot be
+ * answered this way: Liberty forwards to the error page with the same method and refuses it again.)
  *
  * <p>Error pages belong to the whole application, so this one looks at the path that failed: below the endpoint's
  * mount point it answers in the endpoint's JSON; anywhere else, and when the endpoint is disabled, it writes a short
@@ -59,8 +60,7 @@ public class ContainerErrorServlet extends HttpServlet {
     private static String message(int status) {
         return switch (status) {
             case 400 -> "The server refused this request before it reached Baton: its path has a sequence the server "
-                    + "does not accept (an encoded '/', '.' or '\\', or a malformed escape).";
-            case 403 -> "The server refused this request before it reached Baton (its method is not served here).";
+                    + "does not accept, such as an encoded '/', '.' or '\\'.";
             default -> "The server answered " + status + " before the request reached Baton.";
         };
     }
