@@ -250,10 +250,10 @@ class ContainerErrorsIT extends ClientSideIT {
     /**
      * Oversized headers cannot get JSON on either server: the HTTP layer refuses them while it parses the head, before
      * the request is handed to any web application, with a fixed empty 400 and {@code Connection: close}. Open
-     * Liberty's HTTP channel past {@code httpOptions limitFieldSize} (32 KB, its maximum) or {@code limitNumHeaders}
-     * (500, its maximum); Undertow past the listener's {@code max-header-size} (1 MiB for the whole head) or
-     * {@code max-headers} (200). Raising the limits would only move the line. So this asserts the server's answer: an
-     * empty 400 and a closed connection (or the connection closed while the head was still being sent), never a hang.
+     * Liberty's HTTP channel past {@code httpOptions limitFieldSize} (32 KB by default) or {@code limitNumHeaders}
+     * (500, also its maximum); Undertow past the listener's {@code max-header-size} (1 MiB for the whole head) or
+     * {@code max-headers} (200). Raising a limit only moves the line. So this asserts the server's answer: an empty
+     * 400 and a closed connection (or the connection closed while the head was still being sent), never a hang.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("oversizedHeaders")

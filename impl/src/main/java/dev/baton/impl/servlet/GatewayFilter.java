@@ -17,8 +17,9 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The endpoint's gate: a request id for every response, the gateway and admin keys, and the size
- * limits. Refusals here are immediate and never reach a provider.
+ * The endpoint's gate: a request id for every response, the gateway and admin keys, the size
+ * limits, and which paths and methods exist ({@link EndpointPaths}). Refusals here are immediate,
+ * in JSON, and never reach a provider.
  *
  * <p>The two kinds of key open different doors: gateway keys ({@code api-key-sha256}) the chat
  * endpoints, the admin key ({@code admin-key-sha256}) the operator endpoints and
