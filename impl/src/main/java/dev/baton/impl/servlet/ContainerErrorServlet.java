@@ -34,7 +34,7 @@ public class ContainerErrorServlet extends HttpServlet {
             Responses.write(resp, Responses.refusal(status, status >= 500 ? "server_error" : type(status),
                     code(status), null, message(status), GatewayFilter.requestId(req)));
         } else {
-            page(resp, status);
+            page(resp, status, req.getAttribute(RequestDispatcher.ERROR_MESSAGE) instanceof String m ? m : "");
         }
     }
 
@@ -65,14 +65,32 @@ public class ContainerErrorServlet extends HttpServlet {
         };
     }
 
-    /** For a path that is not Baton's: the status and no more, like the containers' default pages. */
-    private static void page(HttpServletResponse resp, int status) throws IOException {
-        byte[] body = ("<html><head><title>Error</title></head><body>Error " + status + "</body></html>")
-                .getBytes(StandardCharsets.UTF_8);
+    /**
+     * For a path that is not Baton's: the status and the message (an application's own {@code sendError(400, ...)}
+     * keeps its message), escaped, like the containers' default pages.
+     */
+    private static void page(HttpServletResponse resp, int status, String message) throws IOException {
+        byte[] body = ("<html><head><title>Error</title></head><body>Error " + status
+                + (message.isEmpty() ? "" : ": " + escaped(message)) + "</body></html>").getBytes(StandardCharsets.UTF_8);
         resp.setStatus(status);
         resp.setContentType("text/html");
         resp.setCharacterEncoding("UTF-8");
         resp.setContentLength(body.length);
         resp.getOutputStream().write(body);
+    }
+
+    private static String escaped(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '&' -> out.append("&amp;");
+                case '"' -> out.append("&quot;");
+                case '\'' -> out.append("&#39;");
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
     }
 }
