@@ -24,6 +24,11 @@ import java.util.Set;
 public class EndpointInitializer implements ServletContainerInitializer {
 
     private static final System.Logger LOG = System.getLogger(EndpointInitializer.class.getName());
+    /** The servlets' names, by which {@link GatewayFilter} knows the requests they will serve. */
+    static final String CHAT_SERVLET = "baton-chat";
+    static final String OPERATOR_SERVLET = "baton-operator";
+    /** Context attribute holding the endpoint's mount point, for {@link ContainerErrorServlet}; absent when disabled. */
+    static final String PATH_ATTRIBUTE = "dev.baton.endpoint.path";
 
     @Override
     public void onStartup(Set<Class<?>> classes, ServletContext context) {
@@ -32,16 +37,17 @@ public class EndpointInitializer implements ServletContainerInitializer {
             return;
         }
         String mapping = settings.path() + "/*";
+        context.setAttribute(PATH_ATTRIBUTE, settings.path());
         FilterRegistration.Dynamic filter = context.addFilter("baton-gateway",
                 new GatewayFilter(settings));
         filter.setAsyncSupported(true);
         filter.addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, mapping);
-        ServletRegistration.Dynamic servlet = context.addServlet("baton-chat", ChatEndpointServlet.class);
+        ServletRegistration.Dynamic servlet = context.addServlet(CHAT_SERVLET, ChatEndpointServlet.class);
         servlet.setAsyncSupported(true);
         servlet.addMapping(mapping);
         if (!settings.adminKeyHashes().isEmpty()) {
             // Longer path mappings win over {path}/*; without an admin key these paths fall to the chat servlet's 404.
-            ServletRegistration.Dynamic operator = context.addServlet("baton-operator", OperatorServlet.class);
+            ServletRegistration.Dynamic operator = context.addServlet(OPERATOR_SERVLET, OperatorServlet.class);
             operator.setAsyncSupported(true);
             operator.addMapping(settings.path() + "/connections/*", settings.path() + "/records/*",
                     settings.path() + "/cluster");

@@ -3,6 +3,7 @@ package dev.baton.impl.servlet;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletMapping;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -16,8 +17,9 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The endpoint's gate: a request id for every response, the gateway and admin keys, and the size
- * limits. Refusals here are immediate and never reach a provider.
+ * The endpoint's gate: a request id for every response, the gateway and admin keys, the size
+ * limits, and which paths and methods exist ({@link EndpointPaths}). Refusals here are immediate,
+ * in JSON, and never reach a provider.
  *
  * <p>The two kinds of key open different doors: gateway keys ({@code api-key-sha256}) the chat
  * endpoints, the admin key ({@code admin-key-sha256}) the operator endpoints and
@@ -85,8 +87,10 @@ public class GatewayFilter extends HttpFilter {
                 }
                 return;
             }
-            req.setAttribute(CALLER, "admin");
-            chain.doFilter(req, resp);
+            if (!answeredRoute(req, resp, relative, id)) {
+                req.setAttribute(CALLER, "admin");
+                chain.doFilter(req, resp);
+            }
             return;
         }
         if (adminKey != null && !("GET".equals(req.getMethod()) && relative.startsWith("/requests/"))) {
@@ -100,6 +104,9 @@ public class GatewayFilter extends HttpFilter {
                     : "The gateway key is not valid."), id);
             return;
         }
+        if (answeredRoute(req, resp, relative, id)) {
+            return;
+        }
         if (req.getContentLengthLong() > maxBodyBytes) {
             Responses.error(resp, Rejections.tooLarge("The request body is larger than "
                     + maxBodyBytes + " bytes."), id);
@@ -111,6 +118,43 @@ public class GatewayFilter extends HttpFilter {
             req.setAttribute(NAMED_KEY, key);
         }
         chain.doFilter(req, resp);
+    }
+
+    /**
+     * Answers an unknown path (404) or a method the path does not take (405 with {@code Allow}; an {@code OPTIONS} gets
+     * 204 with it) for Baton's own servlets, in JSON: left to them, {@code HttpServlet}'s defaults would answer PUT,
+     * DELETE, PATCH and other methods with the container's HTML page. Returns whether it answered.
+     */
+    private static boolean answeredRoute(HttpServletRequest req, HttpServletResponse resp, String relative, String id)
+            throws IOException {
+        HttpServletMapping mapping = req.getHttpServletMapping();
+        String servlet = mapping == null ? null : mapping.getServletName();
+        List<String> methods;
+        if (EndpointInitializer.OPERATOR_SERVLET.equals(servlet)) {
+            methods = EndpointPaths.operator(relative);
+        } else if (EndpointInitializer.CHAT_SERVLET.equals(servlet)) {
+            methods = EndpointPaths.chat(relative);
+        } else {
+            return false; // an application's own servlet below the mount point answers for itself
+        }
+        String method = req.getMethod();
+        String uri = EndpointPaths.quoted(req.getRequestURI());
+        if (methods.isEmpty()) {
+            Responses.error(resp, Rejections.notFound("No such endpoint: " + EndpointPaths.quoted(method) + " " + uri),
+                    id);
+            return true;
+        }
+        if (methods.contains(method)) {
+            return false;
+        }
+        resp.setHeader("Allow", EndpointPaths.allow(methods));
+        if ("OPTIONS".equals(method)) {
+            resp.setStatus(HttpServletResponse.SC_NO_CONTENT);
+        } else {
+            Responses.refuse(resp, 405, "invalid_request_error", "method_not_allowed", EndpointPaths.quoted(method)
+                    + " is not allowed on " + uri + "; use " + methods.get(0) + ".", id);
+        }
+        return true;
     }
 
     /** Who is calling, without the key: its digest, the container's user, or nobody in particular. */
