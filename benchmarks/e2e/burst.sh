@@ -23,8 +23,8 @@ REQUESTS=100
 BUDGET=0.1
 RUN_ID=$(date +%H%M%S)
 PORT=9380
-SIM_PORT=18390
-REDIS_PORT=6391
+SIM_PORT=
+REDIS_PORT=
 OFFLINE=
 BUILD=1
 OUT=
@@ -43,7 +43,8 @@ Flags:
   --print-config    print the Baton configuration (system properties) for --url and exit
   --requests N      requests of each concurrent phase (default $REQUESTS)
   --budget B        the keys' budget per day (default $BUDGET)
-  --port N          first node's HTTP port when the tool deploys (default $PORT; the second node gets N+1)
+  --port N          first node's HTTP port when the tool deploys (default $PORT; the second node gets N+1, the
+                    simulator N+9010, Redis N-2989)
   --offline         pass -o to Maven
   --no-build        reuse what war-sample/target holds
   --out DIR         where logs and results go (default benchmarks/e2e/results/burst-<time>-<server>)
@@ -71,6 +72,9 @@ while [[ $# -gt 0 ]]; do
     shift
 done
 case "$SERVER" in liberty|wildfly) ;; *) echo "--server must be liberty or wildfly" >&2; exit 2 ;; esac
+# The simulator and Redis ports follow the server's, so that runs on other --port values never meet.
+SIM_PORT=$((PORT + 9010))
+REDIS_PORT=$((PORT - 2989))
 case "$NODES" in 1|2) ;; *) echo "--nodes must be 1 or 2" >&2; exit 2 ;; esac
 
 sha() { printf %s "$1" | sha256sum | cut -d' ' -f1; }
