@@ -16,7 +16,8 @@ import java.util.Set;
 /**
  * The most a request can cost on a model, before it is sent: what a budget holds for it. Input is bounded by the
  * request's size: a byte-level tokenizer never makes more tokens than the UTF-8 bytes of the text, and the JSON around
- * each message is longer than the few tokens a chat template adds. Media parts (images, audio, files) count a fixed
+ * each message is longer than the few tokens a chat template adds (an operator who knows its traffic may count several
+ * bytes per token, {@code baton.budgets.input-bytes-per-token}). Media parts (images, audio, files) count a fixed
  * {@link #MEDIA_TOKENS} each instead of their bytes. Output is bounded by {@code max_completion_tokens} or
  * {@code max_tokens}, else the model's configured {@code max-output-tokens}, else the configured default, times
  * {@code n}. Input is priced at the higher of the input and cached-input rates.
@@ -38,14 +39,19 @@ final class WorstCase {
             return BigDecimal.ZERO;
         }
         BigDecimal inputRate = price.input().max(price.cachedInput());
-        BigDecimal total = inputRate.multiply(BigDecimal.valueOf(inputTokens(body)))
-                .add(price.output().multiply(BigDecimal.valueOf(outputTokens(body, config.model(model),
-                        config.budgets().defaultOutputTokens()))));
+        int bytesPerToken = config.budgets().inputBytesPerToken();
+        long input = (inputBytes(body, bytesPerToken) + bytesPerToken - 1) / bytesPerToken;
+        long output = outputTokens(body, config.model(model), config.budgets().defaultOutputTokens());
+        BigDecimal total = inputRate.multiply(BigDecimal.valueOf(input))
+                .add(price.output().multiply(BigDecimal.valueOf(output)));
         return total.divide(MILLION, 12, RoundingMode.UP).stripTrailingZeros();
     }
 
-    /** At most this many input tokens. */
-    static long inputTokens(JsonValue value) {
+    /**
+     * The request's size as its input tokens see it: the UTF-8 bytes of its JSON, a media part counting
+     * {@link #MEDIA_TOKENS} tokens of {@code bytesPerToken} bytes.
+     */
+    static long inputBytes(JsonValue value, int bytesPerToken) {
         return switch (value.getValueType()) {
             case STRING -> utf8Length(((JsonString) value).getString()) + 2;
             case NUMBER -> value.toString().length();
@@ -53,18 +59,18 @@ final class WorstCase {
             case ARRAY -> {
                 long sum = 2;
                 for (JsonValue item : (JsonArray) value) {
-                    sum += inputTokens(item) + 1;
+                    sum += inputBytes(item, bytesPerToken) + 1;
                 }
                 yield sum;
             }
             case OBJECT -> {
                 JsonObject object = (JsonObject) value;
                 if (object.get("type") instanceof JsonString type && MEDIA.contains(type.getString())) {
-                    yield MEDIA_TOKENS;
+                    yield (long) MEDIA_TOKENS * bytesPerToken;
                 }
                 long sum = 2;
                 for (var member : object.entrySet()) {
-                    sum += utf8Length(member.getKey()) + 4 + inputTokens(member.getValue());
+                    sum += utf8Length(member.getKey()) + 4 + inputBytes(member.getValue(), bytesPerToken);
                 }
                 yield sum;
             }

@@ -61,14 +61,17 @@ public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteC
 
     /**
      * What routes and connections may spend ({@code baton.routes.<name>.budget}, {@code baton.connections.<name>.budget}),
-     * and the output a budget holds for a request that sets no token limit when its model has no
-     * {@code max-output-tokens} ({@code baton.budgets.default-output-tokens}).
+     * the output a budget holds for a request that sets no token limit when its model has no
+     * {@code max-output-tokens} ({@code baton.budgets.default-output-tokens}), and how many bytes of a request count
+     * as one input token at most ({@code baton.budgets.input-bytes-per-token}: 1, a bound for any byte-level
+     * tokenizer, unless the operator knows its traffic).
      */
-    public record BudgetSettings(Map<String, Budget> routes, Map<String, Budget> connections, int defaultOutputTokens) {
+    public record BudgetSettings(Map<String, Budget> routes, Map<String, Budget> connections, int defaultOutputTokens,
+                                 int inputBytesPerToken) {
 
         /** Without {@code max_tokens}, a budget holds this much output unless the model says otherwise. */
         public static final int DEFAULT_OUTPUT_TOKENS = 16_384;
-        public static final BudgetSettings NONE = new BudgetSettings(Map.of(), Map.of(), DEFAULT_OUTPUT_TOKENS);
+        public static final BudgetSettings NONE = new BudgetSettings(Map.of(), Map.of(), DEFAULT_OUTPUT_TOKENS, 1);
 
         public BudgetSettings {
             routes = Map.copyOf(routes);

@@ -61,7 +61,7 @@ public final class ConfigLoader {
             "baton.records.table-prefix",
             "baton.limits.max-response-bytes", "baton.limits.max-stream-duration", "baton.balance.interval",
             "baton.balance.window", "baton.balance.min-share", "baton.http.client",
-            "baton.budgets.default-output-tokens");
+            "baton.budgets.default-output-tokens", "baton.budgets.input-bytes-per-token");
 
     private final Config config;
     private final Map<String, ProviderAdapterFactory> providers = new TreeMap<>();
@@ -144,7 +144,7 @@ public final class ConfigLoader {
         checkRetiredHttpClient();
         var budgets = new BatonConfig.BudgetSettings(budgets(ROUTES, routeNames), budgets(CONNECTIONS, connectionNames),
                 integer("baton.budgets.default-output-tokens", BatonConfig.BudgetSettings.DEFAULT_OUTPUT_TOKENS, 1,
-                        10_000_000));
+                        10_000_000), integer("baton.budgets.input-bytes-per-token", 1, 1, 8));
         if (!problems.isEmpty()) {
             String report = "Baton configuration is invalid:\n  - " + String.join("\n  - ", problems);
             for (String secret : secrets) {

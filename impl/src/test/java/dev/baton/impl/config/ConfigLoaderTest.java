@@ -426,18 +426,22 @@ class ConfigLoaderTest {
         m.put("baton.routes.support-drafts.budget", "200/1d");
         m.put("baton.connections.openai-prod.budget", "1000/30d");
         m.put("baton.budgets.default-output-tokens", "4096");
+        m.put("baton.budgets.input-bytes-per-token", "4");
         BatonConfig config = load(m);
         assertEquals(Budget.parse("200/1d"), config.budgets().routes().get("support-drafts"));
         assertEquals(Budget.parse("1000/30d"), config.budgets().connections().get("openai-prod"));
         assertEquals(4096, config.budgets().defaultOutputTokens());
+        assertEquals(4, config.budgets().inputBytesPerToken());
 
         m.put("baton.routes.support-drafts.budget", "lots");
         m.put("baton.connections.openai-prod.budget", "5/1s");
         m.put("baton.budgets.default-output-tokens", "0");
+        m.put("baton.budgets.input-bytes-per-token", "9");
         String problems = problems(m);
         assertContains(problems, "baton.routes.support-drafts.budget: 'lots' must be written <amount>/<period>");
         assertContains(problems, "baton.connections.openai-prod.budget: the period must be between 1m and 366d but was 1s");
         assertContains(problems, "baton.budgets.default-output-tokens: must be between 1 and 10000000 but was 0");
+        assertContains(problems, "baton.budgets.input-bytes-per-token: must be between 1 and 8 but was 9");
     }
 
     @Test
