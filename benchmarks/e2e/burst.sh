@@ -29,6 +29,7 @@ OFFLINE=
 BUILD=1
 OUT=
 PRINT_CONFIG=
+BYTES_PER_TOKEN=
 
 usage() {
     sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
@@ -43,6 +44,7 @@ Flags:
   --print-config    print the Baton configuration (system properties) for --url and exit
   --requests N      requests of each concurrent phase (default $REQUESTS)
   --budget B        the keys' budget per day (default $BUDGET)
+  --bytes-per-token N  baton.budgets.input-bytes-per-token on the server (default: the server's, 1)
   --port N          first node's HTTP port when the tool deploys (default $PORT; the second node gets N+1, the
                     simulator N+9010, Redis N-2989)
   --offline         pass -o to Maven
@@ -63,6 +65,7 @@ while [[ $# -gt 0 ]]; do
         --requests) REQUESTS=$2; shift ;;
         --budget) BUDGET=$2; shift ;;
         --port) PORT=$2; shift ;;
+        --bytes-per-token) BYTES_PER_TOKEN=$2; shift ;;
         --offline) OFFLINE=-o ;;
         --no-build) BUILD= ;;
         --out) OUT=$2; shift ;;
@@ -102,6 +105,9 @@ EOF
         echo "-Dbaton.endpoint.keys.burst-$phase.budget=$BUDGET/1d"
         echo "-Dbaton.endpoint.keys.burst-$phase.allowed-models=burst"
     done
+    if [[ -n "$BYTES_PER_TOKEN" ]]; then
+        echo "-Dbaton.budgets.input-bytes-per-token=$BYTES_PER_TOKEN"
+    fi
     if [[ -n "${3:-}" ]]; then
         echo "-Dbaton.cluster.store=redis"
         echo "-Dbaton.cluster.redis.url=$3"
