@@ -15,6 +15,8 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
@@ -48,6 +50,13 @@ public final class RedisClusterStore implements ClusterStore {
 
     static final Duration RECONNECT_EVERY = Duration.ofMillis(500);
     static final Duration HEARTBEAT = Duration.ofMillis(500);
+    /**
+     * The least a budget's hold or settlement (the one kind of script this store runs) waits for Redis: one that times
+     * out is held in the node's memory instead, where a burst can spend a budget once per node, so a busy Redis is
+     * worth waiting for longer than the other commands' timeout. A Redis that stopped answering is noticed by the
+     * heartbeat, after which nothing waits at all.
+     */
+    static final Duration MIN_SCRIPT_TIMEOUT = Duration.ofSeconds(1);
     private static final System.Logger LOG = System.getLogger("dev.baton.cluster");
 
     private final ClusterSettings settings;
@@ -77,7 +86,17 @@ public final class RedisClusterStore implements ClusterStore {
                 .autoReconnect(true)
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
                 .socketOptions(SocketOptions.builder().connectTimeout(settings.connectTimeout()).build())
-                .timeoutOptions(TimeoutOptions.enabled(settings.timeout()))
+                .timeoutOptions(TimeoutOptions.builder().timeoutCommands().timeoutSource(new TimeoutOptions.TimeoutSource() {
+                    @Override
+                    public long getTimeout(RedisCommand<?, ?, ?> command) {
+                        return (command.getType() == CommandType.EVAL ? scriptTimeout() : settings.timeout()).toNanos();
+                    }
+
+                    @Override
+                    public TimeUnit getTimeUnit() {
+                        return TimeUnit.NANOSECONDS;
+                    }
+                }).build())
                 .build());
         this.statesKey = settings.keyPrefix() + "states";
         this.channel = settings.keyPrefix() + "changes";
@@ -292,7 +311,7 @@ public final class RedisClusterStore implements ClusterStore {
         tallies.forEach(t -> args.add(t.limit().toPlainString()));
         tallies.forEach(t -> args.add(Long.toString(t.ttl().toMillis())));
         CompletableFuture<List<Object>> answer = bounded(redis.eval(HOLD, ScriptOutputType.MULTI, keys(tallies),
-                args.toArray(String[]::new)));
+                args.toArray(String[]::new)), scriptTimeout());
         return answer.thenApply(reply -> new Counted(((Long) reply.get(0)).intValue() - 1,
                 reply.stream().skip(1).map(c -> new BigDecimal(c.toString())).toList()));
     }
@@ -306,7 +325,7 @@ public final class RedisClusterStore implements ClusterStore {
         List<String> args = new ArrayList<>(List.of(id, cost.toPlainString()));
         tallies.forEach(t -> args.add(Long.toString(t.ttl().toMillis())));
         CompletableFuture<Long> answer = bounded(redis.eval(SETTLE, ScriptOutputType.INTEGER, keys(tallies),
-                args.toArray(String[]::new)));
+                args.toArray(String[]::new)), scriptTimeout());
         return answer.thenApply(ok -> null);
     }
 
@@ -319,7 +338,15 @@ public final class RedisClusterStore implements ClusterStore {
      * a wheel of 100 ms ticks; this one runs on the JDK's delay thread, to the millisecond.
      */
     private <T> CompletableFuture<T> bounded(CompletionStage<T> command) {
-        return command.toCompletableFuture().copy().orTimeout(settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
+        return bounded(command, settings.timeout());
+    }
+
+    private static <T> CompletableFuture<T> bounded(CompletionStage<T> command, Duration timeout) {
+        return command.toCompletableFuture().copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private Duration scriptTimeout() {
+        return settings.timeout().compareTo(MIN_SCRIPT_TIMEOUT) > 0 ? settings.timeout() : MIN_SCRIPT_TIMEOUT;
     }
 
     private RedisAsyncCommands<String, String> redis() {
