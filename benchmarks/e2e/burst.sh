@@ -6,7 +6,7 @@
 #
 #   benchmarks/e2e/burst.sh                          # the sample on Open Liberty (its own server, port 9380)
 #   benchmarks/e2e/burst.sh --server wildfly         # the sample on WildFly (port offset 1300: 9380)
-#   benchmarks/e2e/burst.sh --nodes 2                # two servers (9380, 9381) on one Redis store; requests alternate
+#   benchmarks/e2e/burst.sh --nodes 2                # two servers (9380, 9390) on one Redis store; requests alternate
 #   benchmarks/e2e/burst.sh --url http://host:9080/baton [--url http://host2:9080/baton] --sim http://host:18390
 #                                                    # a server already running, configured with --print-config
 #   benchmarks/e2e/burst.sh --help                   # every flag
@@ -43,7 +43,8 @@ Flags:
   --print-config    print the Baton configuration (system properties) for --url and exit
   --requests N      requests of each concurrent phase (default $REQUESTS)
   --budget B        the keys' budget per day (default $BUDGET)
-  --port N          first node's HTTP port when the tool deploys (default $PORT; the second node gets N+1)
+  --port N          first node's HTTP port when the tool deploys (default $PORT; the second node gets N+10, since
+                    WildFly's port offset moves ports that lie 1 apart, e.g. 4712 and 4713)
   --offline         pass -o to Maven
   --no-build        reuse what war-sample/target holds
   --out DIR         where logs and results go (default benchmarks/e2e/results/burst-<time>-<server>)
@@ -164,7 +165,7 @@ if ((${#URLS[@]} > 0)); then
 else
     SIM_URL=http://127.0.0.1:$SIM_PORT
     ports=($PORT $SIM_PORT)
-    if ((NODES == 2)); then ports+=($((PORT + 1)) $REDIS_PORT); fi
+    if ((NODES == 2)); then ports+=($((PORT + 10)) $REDIS_PORT); fi
     for p in "${ports[@]}"; do
         if port_busy "$p"; then echo "port $p is in use: is another burst run going on?" >&2; exit 1; fi
     done
@@ -195,7 +196,7 @@ else
     fi
 
     for node in $(seq "$NODES"); do
-        port=$((PORT + node - 1))
+        port=$((PORT + 10 * (node - 1)))
         SERVER_PORTS+=($port)
         baton_config "$SIM_URL" "node-$node" "$REDIS_URL" > "$OUT/node-$node.options"
         if [[ $SERVER == liberty ]]; then

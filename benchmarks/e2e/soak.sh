@@ -330,14 +330,15 @@ sleep 12 # one more metric export (otel.metric.export.interval=10000)
 measure end
 
 # The loss counter: baton.records{baton.state=written|dropped|failed}, from the last export of the logging exporter.
+# messages.log rolls over at 20 MB (the exporter's lines are long): the newest export is in the current file.
 MESSAGES=$SERVER_DIR/logs/messages.log
-records_line=$(grep -h 'name=baton.records,' "$MESSAGES" "$OUT/server.log" 2>/dev/null | tail -1 || true)
+records_line=$(grep -h 'name=baton.records,' "$MESSAGES" 2>/dev/null | tail -1 || true)
 for state in written dropped failed; do
     v=$(grep -o "baton.state=\"$state\"}, value=[0-9]*" <<<"$records_line" | grep -o '[0-9]*$' || true)
     prop "records.$state" "${v:-0}"
 done
 [[ -n "$records_line" ]] || log "no baton.records metric in the server's log: the loss counter reads 0 (check $MESSAGES)"
-prop "log.dropped_warnings" "$(grep -c 'dropped .* request records' "$MESSAGES" || true)"
+prop "log.records_not_written" "$(cat "$SERVER_DIR"/logs/messages*.log | grep -c -E 'Baton (dropped|could not write) [0-9]+ request records' || true)"
 
 "${PSQL[@]}" -d soak -F '|' -c "select id, coalesce(served_connection, '-'), http_status from baton_requests where kind = 'request'" \
     > "$OUT/db.tsv"
