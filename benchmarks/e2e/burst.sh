@@ -39,7 +39,9 @@ Flags:
   --url URL         a running server's Baton path (e.g. http://127.0.0.1:9080/baton); twice for two nodes. It must
                     run with the configuration --print-config prints (same --run-id and --sim)
   --sim URL         with --url: the provider simulator that server's connection "burst" calls
-  --run-id ID       names the keys (burst-ID-seq, ...); default the time of day, $RUN_ID now
+  --run-id ID       names the keys (burst-ID-seq, ...; letters, digits, - and _); default the time of day, $RUN_ID
+                    now. Against a running server, each run needs keys it has not spent yet: a new run id, and the
+                    server restarted with the configuration printed for it
   --print-config    print the Baton configuration (system properties) for --url and exit
   --requests N      requests of each concurrent phase (default $REQUESTS)
   --budget B        the keys' budget per day (default $BUDGET)
@@ -94,10 +96,11 @@ baton_config() { # baton_config SIM_URL NODE_NAME [REDIS_URL]
 -Dbaton.records.capacity=10000
 -Dbaton.cluster.node=$2
 EOF
+    # The run id is in the keys' names too: spend is counted by name, and with JDBC records it survives a restart.
     for phase in seq fast slow streams; do
-        echo "-Dbaton.endpoint.keys.burst-$phase.sha256=$(sha "burst-$RUN_ID-$phase")"
-        echo "-Dbaton.endpoint.keys.burst-$phase.budget=$BUDGET/1d"
-        echo "-Dbaton.endpoint.keys.burst-$phase.allowed-models=burst"
+        echo "-Dbaton.endpoint.keys.burst-$RUN_ID-$phase.sha256=$(sha "secret-burst-$RUN_ID-$phase")"
+        echo "-Dbaton.endpoint.keys.burst-$RUN_ID-$phase.budget=$BUDGET/1d"
+        echo "-Dbaton.endpoint.keys.burst-$RUN_ID-$phase.allowed-models=burst"
     done
     if [[ -n "${3:-}" ]]; then
         echo "-Dbaton.cluster.store=redis"
