@@ -138,6 +138,15 @@ wait_for() { # wait_for SECONDS DESCRIPTION COMMAND...
     done
 }
 
+# A process this script started (a descendant of it): only those are stopped, whoever else listens on our ports.
+ours() {
+    local pid=$1
+    while [[ -n "$pid" && "$pid" -gt 1 ]]; do
+        [[ "$pid" == "$$" ]] && return 0
+        pid=$(awk '$1 == "PPid:" { print $2 }' "/proc/$pid/status" 2>/dev/null)
+    done
+    return 1
+}
 PIDS=()
 SERVER_PORTS=()
 cleanup() {
@@ -145,7 +154,7 @@ cleanup() {
     trap - EXIT INT TERM
     for p in "${SERVER_PORTS[@]}"; do
         local pid; pid=$(listener_pid "$p" || true)
-        if [[ -n "$pid" ]]; then
+        if [[ -n "$pid" ]] && ours "$pid"; then
             log "stopping the server on $p (pid $pid)"
             kill -TERM "$pid" 2>/dev/null || true
             for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done

@@ -100,6 +100,13 @@ wait_for() { # wait_for SECONDS DESCRIPTION COMMAND...
         sleep 0.5
     done
 }
+RUN_SECONDS=$((MINUTES * 60))
+REDIS_AT=$((RUN_SECONDS * 3 / 10))
+PG_AT=$((RUN_SECONDS * 6 / 10))
+if ((OUTAGE >= PG_AT - REDIS_AT)); then
+    echo "--outage $OUTAGE is too long for a run of $MINUTES min: Redis must be back before PostgreSQL stops (at most $((PG_AT - REDIS_AT - 1)) s)" >&2
+    exit 2
+fi
 for p in $PORT $SIM_PORT $REDIS_PORT $PG_PORT; do
     if port_busy "$p"; then echo "port $p is in use: is another soak run going on?" >&2; exit 1; fi
 done
@@ -110,6 +117,15 @@ fi
 
 # ---- clean up whatever we started, however we leave ----------------------------------------------------------
 
+# A process this script started (a descendant of it): only those are stopped, whoever else listens on our ports.
+ours() {
+    local pid=$1
+    while [[ -n "$pid" && "$pid" -gt 1 ]]; do
+        [[ "$pid" == "$$" ]] && return 0
+        pid=$(awk '$1 == "PPid:" { print $2 }' "/proc/$pid/status" 2>/dev/null)
+    done
+    return 1
+}
 PIDS=()
 SERVER_PID=
 REDIS_ARGS=(--port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes
@@ -118,7 +134,7 @@ cleanup() {
     local rc=$?
     trap - EXIT INT TERM
     if [[ -z "$SERVER_PID" ]]; then SERVER_PID=$(listener_pid "$PORT" || true); fi
-    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    if [[ -n "$SERVER_PID" ]] && ours "$SERVER_PID"; then
         log "stopping Liberty (pid $SERVER_PID)"
         kill -TERM "$SERVER_PID" 2>/dev/null || true
         for _ in $(seq 60); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.5; done
@@ -288,9 +304,7 @@ echo -e "t_s\theap_used_mb\tos_threads\trss_mb" > "$OUT/samples.tsv"
 ) &
 PIDS+=($!)
 
-RUN_SECONDS=$((MINUTES * 60))
-REDIS_AT=$((RUN_SECONDS * 3 / 10))
-PG_AT=$((RUN_SECONDS * 6 / 10))
+
 (
     sleep "$REDIS_AT"
     redis_down
