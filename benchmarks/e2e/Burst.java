@@ -96,7 +96,7 @@ public final class Burst {
         StringBuilder raw = new StringBuilder("phase\tnode\tstatus\tid\tcost\tworst_case\tcode\n");
         for (Phase phase : PHASES) {
             setDefault(http, sim, phase.behavior());
-            String key = "burst-" + runId + "-" + phase.name();
+            String key = "secret-burst-" + runId + "-" + phase.name();
             List<Answer> answers = phase.sequential() ? sequential(http, urls, key, n * 10)
                     : concurrent(http, urls, key, n, phase.stream());
             double fromAnswers = 0;

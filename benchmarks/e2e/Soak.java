@@ -439,6 +439,7 @@ public final class Soak {
                 + server.getOrDefault("records.dropped", "?") + ", failed " + server.getOrDefault("records.failed", "?")
                 + ", written " + server.getOrDefault("records.written", "?") + ")"));
         t.append(row("lost outside the counter", Math.max(0, lost - loss)));
+        t.append(row("server log lines about records not written", server.getOrDefault("log.records_not_written", "?")));
         for (String phase : List.of("start", "end")) {
             t.append(row("heap used at " + phase + " (live after GC)", server.getOrDefault("heap." + phase, "?")
                     + " MB (" + server.getOrDefault("live." + phase, "?") + " MB)"));

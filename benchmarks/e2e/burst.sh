@@ -6,7 +6,7 @@
 #
 #   benchmarks/e2e/burst.sh                          # the sample on Open Liberty (its own server, port 9380)
 #   benchmarks/e2e/burst.sh --server wildfly         # the sample on WildFly (port offset 1300: 9380)
-#   benchmarks/e2e/burst.sh --nodes 2                # two servers (9380, 9381) on one Redis store; requests alternate
+#   benchmarks/e2e/burst.sh --nodes 2                # two servers (9380, 9390) on one Redis store; requests alternate
 #   benchmarks/e2e/burst.sh --url http://host:9080/baton [--url http://host2:9080/baton] --sim http://host:18390
 #                                                    # a server already running, configured with --print-config
 #   benchmarks/e2e/burst.sh --help                   # every flag
@@ -40,13 +40,16 @@ Flags:
   --url URL         a running server's Baton path (e.g. http://127.0.0.1:9080/baton); twice for two nodes. It must
                     run with the configuration --print-config prints (same --run-id and --sim)
   --sim URL         with --url: the provider simulator that server's connection "burst" calls
-  --run-id ID       names the keys (burst-ID-seq, ...); default the time of day, $RUN_ID now
+  --run-id ID       names the keys (burst-ID-seq, ...; letters, digits, - and _); default the time of day, $RUN_ID
+                    now. Against a running server, each run needs keys it has not spent yet: a new run id, and the
+                    server restarted with the configuration printed for it
   --print-config    print the Baton configuration (system properties) for --url and exit
   --requests N      requests of each concurrent phase (default $REQUESTS)
   --budget B        the keys' budget per day (default $BUDGET)
   --bytes-per-token N  baton.budgets.input-bytes-per-token on the server (default: the server's, 1)
-  --port N          first node's HTTP port when the tool deploys (default $PORT; the second node gets N+1, the
-                    simulator N+9010, Redis N-2989)
+  --port N          first node's HTTP port when the tool deploys (default $PORT; the second node gets N+10, since
+                    WildFly's port offset moves ports that lie 1 apart, e.g. 4712 and 4713; the simulator N+9010,
+                    Redis N-2989)
   --offline         pass -o to Maven
   --no-build        reuse what war-sample/target holds
   --out DIR         where logs and results go (default benchmarks/e2e/results/burst-<time>-<server>)
@@ -100,10 +103,11 @@ baton_config() { # baton_config SIM_URL NODE_NAME [REDIS_URL]
 -Dbaton.records.capacity=10000
 -Dbaton.cluster.node=$2
 EOF
+    # The run id is in the keys' names too: spend is counted by name, and with JDBC records it survives a restart.
     for phase in seq fast slow streams; do
-        echo "-Dbaton.endpoint.keys.burst-$phase.sha256=$(sha "burst-$RUN_ID-$phase")"
-        echo "-Dbaton.endpoint.keys.burst-$phase.budget=$BUDGET/1d"
-        echo "-Dbaton.endpoint.keys.burst-$phase.allowed-models=burst"
+        echo "-Dbaton.endpoint.keys.burst-$RUN_ID-$phase.sha256=$(sha "secret-burst-$RUN_ID-$phase")"
+        echo "-Dbaton.endpoint.keys.burst-$RUN_ID-$phase.budget=$BUDGET/1d"
+        echo "-Dbaton.endpoint.keys.burst-$RUN_ID-$phase.allowed-models=burst"
     done
     if [[ -n "$BYTES_PER_TOKEN" ]]; then
         echo "-Dbaton.budgets.input-bytes-per-token=$BYTES_PER_TOKEN"
@@ -144,6 +148,15 @@ wait_for() { # wait_for SECONDS DESCRIPTION COMMAND...
     done
 }
 
+# A process this script started (a descendant of it): only those are stopped, whoever else listens on our ports.
+ours() {
+    local pid=$1
+    while [[ -n "$pid" && "$pid" -gt 1 ]]; do
+        [[ "$pid" == "$$" ]] && return 0
+        pid=$(awk '$1 == "PPid:" { print $2 }' "/proc/$pid/status" 2>/dev/null)
+    done
+    return 1
+}
 PIDS=()
 SERVER_PORTS=()
 cleanup() {
@@ -151,7 +164,7 @@ cleanup() {
     trap - EXIT INT TERM
     for p in "${SERVER_PORTS[@]}"; do
         local pid; pid=$(listener_pid "$p" || true)
-        if [[ -n "$pid" ]]; then
+        if [[ -n "$pid" ]] && ours "$pid"; then
             log "stopping the server on $p (pid $pid)"
             kill -TERM "$pid" 2>/dev/null || true
             for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
@@ -174,7 +187,7 @@ if ((${#URLS[@]} > 0)); then
 else
     SIM_URL=http://127.0.0.1:$SIM_PORT
     ports=($PORT $SIM_PORT)
-    if ((NODES == 2)); then ports+=($((PORT + 1)) $REDIS_PORT); fi
+    if ((NODES == 2)); then ports+=($((PORT + 10)) $REDIS_PORT); fi
     for p in "${ports[@]}"; do
         if port_busy "$p"; then echo "port $p is in use: is another burst run going on?" >&2; exit 1; fi
     done
@@ -205,7 +218,7 @@ else
     fi
 
     for node in $(seq "$NODES"); do
-        port=$((PORT + node - 1))
+        port=$((PORT + 10 * (node - 1)))
         SERVER_PORTS+=($port)
         baton_config "$SIM_URL" "node-$node" "$REDIS_URL" > "$OUT/node-$node.options"
         if [[ $SERVER == liberty ]]; then

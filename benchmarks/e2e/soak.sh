@@ -100,6 +100,13 @@ wait_for() { # wait_for SECONDS DESCRIPTION COMMAND...
         sleep 0.5
     done
 }
+RUN_SECONDS=$((MINUTES * 60))
+REDIS_AT=$((RUN_SECONDS * 3 / 10))
+PG_AT=$((RUN_SECONDS * 6 / 10))
+if ((OUTAGE >= PG_AT - REDIS_AT)); then
+    echo "--outage $OUTAGE is too long for a run of $MINUTES min: Redis must be back before PostgreSQL stops (at most $((PG_AT - REDIS_AT - 1)) s)" >&2
+    exit 2
+fi
 for p in $PORT $SIM_PORT $REDIS_PORT $PG_PORT; do
     if port_busy "$p"; then echo "port $p is in use: is another soak run going on?" >&2; exit 1; fi
 done
@@ -110,6 +117,15 @@ fi
 
 # ---- clean up whatever we started, however we leave ----------------------------------------------------------
 
+# A process this script started (a descendant of it): only those are stopped, whoever else listens on our ports.
+ours() {
+    local pid=$1
+    while [[ -n "$pid" && "$pid" -gt 1 ]]; do
+        [[ "$pid" == "$$" ]] && return 0
+        pid=$(awk '$1 == "PPid:" { print $2 }' "/proc/$pid/status" 2>/dev/null)
+    done
+    return 1
+}
 PIDS=()
 SERVER_PID=
 REDIS_ARGS=(--port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes
@@ -118,7 +134,7 @@ cleanup() {
     local rc=$?
     trap - EXIT INT TERM
     if [[ -z "$SERVER_PID" ]]; then SERVER_PID=$(listener_pid "$PORT" || true); fi
-    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    if [[ -n "$SERVER_PID" ]] && ours "$SERVER_PID"; then
         log "stopping Liberty (pid $SERVER_PID)"
         kill -TERM "$SERVER_PID" 2>/dev/null || true
         for _ in $(seq 60); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.5; done
@@ -288,9 +304,7 @@ echo -e "t_s\theap_used_mb\tos_threads\trss_mb" > "$OUT/samples.tsv"
 ) &
 PIDS+=($!)
 
-RUN_SECONDS=$((MINUTES * 60))
-REDIS_AT=$((RUN_SECONDS * 3 / 10))
-PG_AT=$((RUN_SECONDS * 6 / 10))
+
 (
     sleep "$REDIS_AT"
     redis_down
@@ -330,14 +344,15 @@ sleep 12 # one more metric export (otel.metric.export.interval=10000)
 measure end
 
 # The loss counter: baton.records{baton.state=written|dropped|failed}, from the last export of the logging exporter.
+# messages.log rolls over at 20 MB (the exporter's lines are long): the newest export is in the current file.
 MESSAGES=$SERVER_DIR/logs/messages.log
-records_line=$(grep -h 'name=baton.records,' "$MESSAGES" "$OUT/server.log" 2>/dev/null | tail -1 || true)
+records_line=$(grep -h 'name=baton.records,' "$MESSAGES" 2>/dev/null | tail -1 || true)
 for state in written dropped failed; do
     v=$(grep -o "baton.state=\"$state\"}, value=[0-9]*" <<<"$records_line" | grep -o '[0-9]*$' || true)
     prop "records.$state" "${v:-0}"
 done
 [[ -n "$records_line" ]] || log "no baton.records metric in the server's log: the loss counter reads 0 (check $MESSAGES)"
-prop "log.dropped_warnings" "$(grep -c 'dropped .* request records' "$MESSAGES" || true)"
+prop "log.records_not_written" "$(cat "$SERVER_DIR"/logs/messages*.log | grep -c -E 'Baton (dropped|could not write) [0-9]+ request records' || true)"
 
 "${PSQL[@]}" -d soak -F '|' -c "select id, coalesce(served_connection, '-'), http_status from baton_requests where kind = 'request'" \
     > "$OUT/db.tsv"
