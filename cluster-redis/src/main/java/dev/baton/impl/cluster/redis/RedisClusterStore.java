@@ -56,7 +56,7 @@ public final class RedisClusterStore implements ClusterStore {
      * worth waiting for longer than the other commands' timeout. A Redis that stopped answering is noticed by the
      * heartbeat, after which nothing waits at all.
      */
-    static final Duration MIN_SCRIPT_TIMEOUT = Duration.ofSeconds(1);
+    public static final Duration MIN_SCRIPT_TIMEOUT = Duration.ofSeconds(1);
     private static final System.Logger LOG = System.getLogger("dev.baton.cluster");
 
     private final ClusterSettings settings;
@@ -318,10 +318,14 @@ public final class RedisClusterStore implements ClusterStore {
 
     @Override
     public CompletableFuture<Void> settle(List<Tally> tallies, String id, BigDecimal cost) {
-        RedisAsyncCommands<String, String> redis = redis();
-        if (redis == null) {
+        // Sent whenever the connection is open, even while the heartbeat counts Redis as down: a hold whose script
+        // timed out on a frozen Redis runs once it thaws, and this settlement, behind it on the same connection,
+        // must then end it rather than leave it held for a lease.
+        StatefulRedisConnection<String, String> c = commands;
+        if (c == null || !c.isOpen()) {
             return notConnected();
         }
+        RedisAsyncCommands<String, String> redis = c.async();
         List<String> args = new ArrayList<>(List.of(id, cost.toPlainString()));
         tallies.forEach(t -> args.add(Long.toString(t.ttl().toMillis())));
         CompletableFuture<Long> answer = bounded(redis.eval(SETTLE, ScriptOutputType.INTEGER, keys(tallies),
