@@ -172,6 +172,8 @@ class CostAndBudgetIT extends ClientSideIT {
 
         HttpResponse<String> refused = untilRefused(small(true), CostConfig.STREAMER_KEY, new ArrayList<>());
         assertEquals(402, refused.statusCode(), refused::body);
+        assertEquals("budget_exceeded", Gateway.json(refused.body()).getJsonObject("error").getString("code"),
+                "a stream refused before its first event is answered in JSON: " + refused.body());
     }
 
     @Test
