@@ -5,7 +5,6 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import jakarta.json.spi.JsonProvider;
 import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParser.Event;
-import org.junit.jupiter.api.Timeout;
 
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +29,6 @@ class JsonScanFuzzTest {
     private static final JsonProvider JSON = JsonProvider.provider();
 
     @FuzzTest
-    @Timeout(10)
     @DictionaryFile(resourcePath = "/dev/baton/wire/json.dict")
     void sameVerdictAndValuesAsParsson(byte[] bytes) {
         String text = new String(bytes, StandardCharsets.UTF_8); // as Lines decodes a stream line

@@ -6,7 +6,6 @@ import dev.baton.Cost;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
-import org.junit.jupiter.api.Timeout;
 
 import java.io.StringReader;
 import java.math.BigDecimal;
@@ -27,7 +26,6 @@ class OpenAiShapeFuzzTest {
     private static final Cost COST = new Cost(new BigDecimal("0.0125"), "USD", "configured");
 
     @FuzzTest
-    @Timeout(10)
     @DictionaryFile(resourcePath = "/dev/baton/wire/json.dict")
     void textAndTreeAnswerAlike(byte[] bytes) {
         String text = new String(bytes, StandardCharsets.UTF_8);

@@ -3,7 +3,6 @@ package dev.baton.wire;
 import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.baton.spi.ProviderTransport.ResponseHeaders;
-import org.junit.jupiter.api.Timeout;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -22,7 +21,6 @@ class RetryAfterFuzzTest {
     private static final Instant NOW = Instant.parse("2026-12-03T13:00:00Z");
 
     @FuzzTest
-    @Timeout(10)
     @DictionaryFile(resourcePath = "/dev/baton/wire/retry-after.dict")
     void aPositiveWaitOrNull(byte[] input) {
         String text = new String(input, StandardCharsets.UTF_8);

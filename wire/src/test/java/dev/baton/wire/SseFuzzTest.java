@@ -3,7 +3,6 @@ package dev.baton.wire;
 import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.baton.spi.ProviderTransport.Event;
-import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -25,7 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SseFuzzTest {
 
     @FuzzTest
-    @Timeout(10)
     @DictionaryFile(resourcePath = "/dev/baton/wire/sse.dict")
     void sameLinesAndEventsAsTheGrammar(byte[] input) {
         if (input.length < 2) {

@@ -8,7 +8,6 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonReaderFactory;
 import jakarta.json.spi.JsonProvider;
-import org.junit.jupiter.api.Timeout;
 
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +29,6 @@ class AnthropicRequestsFuzzTest {
             .createReaderFactory(Map.of(JsonConfig.KEY_STRATEGY, JsonConfig.KeyStrategy.NONE));
 
     @FuzzTest
-    @Timeout(10)
     @DictionaryFile(resourcePath = "/dev/baton/impl/anthropic/chat-request.dict")
     void translatesAnyRequestOrNamesTheField(byte[] input) {
         if (input.length == 0) {

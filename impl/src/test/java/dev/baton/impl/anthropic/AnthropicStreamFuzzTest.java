@@ -11,7 +11,6 @@ import dev.baton.wire.SseParser;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
-import org.junit.jupiter.api.Timeout;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -36,7 +35,6 @@ class AnthropicStreamFuzzTest {
     private static final Set<String> FINISH_REASONS = Set.of("stop", "length", "tool_calls", "content_filter");
 
     @FuzzTest
-    @Timeout(10)
     @DictionaryFile(resourcePath = "/dev/baton/impl/anthropic/anthropic-stream.dict")
     void translatesAnyStream(byte[] input) {
         if (input.length == 0) {

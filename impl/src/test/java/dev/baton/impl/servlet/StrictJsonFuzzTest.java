@@ -8,7 +8,6 @@ import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParsingException;
-import org.junit.jupiter.api.Timeout;
 
 import java.io.StringReader;
 import java.nio.ByteBuffer;
@@ -36,7 +35,6 @@ class StrictJsonFuzzTest {
     private static final String TEXT_AFTER = "text after the value";
 
     @FuzzTest
-    @Timeout(10)
     @DictionaryFile(resourcePath = "/dev/baton/impl/servlet/request.dict")
     void sameVerdictAsParsson(byte[] body) {
         String refusal = reference(body);
