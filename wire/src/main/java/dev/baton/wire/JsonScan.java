@@ -2,6 +2,7 @@ package dev.baton.wire;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.math.BigDecimal;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -18,6 +19,11 @@ public final class JsonScan {
 
     /** Far deeper than any chat answer; a bound so that a hostile body cannot exhaust the stack. */
     static final int MAX_DEPTH = 128;
+    /**
+     * Longer numbers are refused, as Parsson refuses them when it builds the tree of a {@link RawJsonObject} (its
+     * default {@code maxBigDecimalLength}): a text accepted here must not fail later, when a member is read.
+     */
+    static final int MAX_NUMBER_CHARS = 1100;
 
     private final String text;
 
@@ -28,7 +34,9 @@ public final class JsonScan {
     /**
      * The object {@code text} holds, with nothing but whitespace around it.
      *
-     * @throws IllegalArgumentException when {@code text} is not exactly one JSON object
+     * @throws IllegalArgumentException when {@code text} is not exactly one JSON object, nests deeper than 128 levels,
+     *                                  or holds a number that is no {@link java.math.BigDecimal} (an exponent out of
+     *                                  range) or is longer than 1,100 characters
      */
     public static Span object(String text) {
         return object(text, null);
@@ -462,8 +470,12 @@ public final class JsonScan {
             return i + word.length();
         }
 
-        /** {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?} */
+        /**
+         * {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?}, and what {@link java.math.BigDecimal} reads:
+         * a tree built from the text later reads every number as one.
+         */
         private int number(int i) {
+            int start = i;
             if (at(i, '-')) {
                 i++;
             }
@@ -481,6 +493,15 @@ public final class JsonScan {
                     i++;
                 }
                 i = digits(i);
+                try {
+                    new BigDecimal(text.substring(start, i)); // only an exponent can put a number out of its range
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("JSON number out of range at " + start);
+                }
+            }
+            if (i - start > MAX_NUMBER_CHARS) {
+                throw new IllegalArgumentException("JSON number longer than " + MAX_NUMBER_CHARS + " characters at "
+                        + start);
             }
             return i;
         }

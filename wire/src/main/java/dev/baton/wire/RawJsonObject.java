@@ -89,6 +89,8 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
     /**
      * As {@link #with(Map)}, and inside the object member {@code inner} the members of {@code innerSet} put in the same
      * way, in one pass over the text. {@code inner} is left as it is when it is not an object, or is in {@code set}.
+     * When {@code inner} is named more than once, the last (the one a parsed tree keeps) is the one written, where the
+     * first stood.
      */
     public String with(Map<String, JsonValue> set, String inner, Map<String, JsonValue> innerSet) {
         StringBuilder out = new StringBuilder(text.length() + 48 * (set.size() + innerSet.size()));
@@ -101,16 +103,18 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
         out.append('{');
         boolean first = true;
         Set<String> written = new HashSet<>();
+        JsonScan.Span innerValue = inner == null ? null : JsonScan.valueOf(members, inner);
         for (JsonScan.Member m : members) {
             String name = m.name().string();
             JsonValue replacement = set.get(name);
-            if (replacement == null) {
-                first = member(out, first, m.name(), null);
-                if (name.equals(inner) && m.value().isObject() && written.add(name)) {
-                    splice(out, m.value().members(), innerSet, null, Map.of());
-                } else {
-                    append(out, m.value());
+            if (replacement == null && name.equals(inner) && innerValue.isObject()) {
+                if (written.add(name)) { // a repeat is dropped: a reader keeping the first would miss what is put in
+                    first = member(out, first, m.name(), null);
+                    splice(out, innerValue.members(), innerSet, null, Map.of());
                 }
+            } else if (replacement == null) {
+                first = member(out, first, m.name(), null);
+                append(out, m.value());
             } else if (written.add(name)) {
                 first = member(out, first, m.name(), replacement);
             }

@@ -109,6 +109,21 @@ class JsonScanTest {
     }
 
     @Test
+    void refusesANumberThatATreeCannotHold() {
+        // Found by OpenAiShapeFuzzTest: accepted here, the tree built from it later threw NumberFormatException.
+        for (String text : List.of("{\"n\":1e1038942169619}", "{\"n\":[0.5,1E-99999999999]}",
+                "{\"n\":" + "1".repeat(JsonScan.MAX_NUMBER_CHARS + 1) + "}")) {
+            assertThrows(IllegalArgumentException.class, () -> JsonScan.object(text), text);
+            assertThrows(RuntimeException.class, () -> Json.createReader(new StringReader(text)).readObject(), text);
+        }
+        for (String text : List.of("{\"n\":1e2147483647}", "{\"n\":-0.5e-10}",
+                "{\"n\":" + "1".repeat(JsonScan.MAX_NUMBER_CHARS) + "}")) {
+            JsonScan.object(text);
+            Json.createReader(new StringReader(text)).readObject();
+        }
+    }
+
+    @Test
     void readsMembersElementsAndStringsAsTheTreeHasThem() {
         String text = "{\"id\":\"c\\\"1\", \"choices\":[{\"delta\":{\"content\":\"h\\u00e9\\n\"}},{\"x\":[1,2]}],"
                 + "\"n\":null,\"num\":-1.5e3,\"\\u006dodel\":\"m\",\"dup\":1,\"dup\":2}";

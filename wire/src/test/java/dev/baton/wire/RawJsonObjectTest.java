@@ -32,6 +32,17 @@ class RawJsonObjectTest {
     }
 
     @Test
+    void putsMembersIntoTheLastOfARepeatedNestedObjectAsATreeKeepsIt() {
+        // Found by OpenAiShapeFuzzTest: the cost went into the first usage, and a reader keeping the last saw none.
+        Map<String, JsonValue> cost = Map.of("cost", JsonValue.NULL);
+        assertEquals("{\"usage\":{\"b\":2,\"cost\":null},\"x\":0}",
+                RawJsonObject.of("{\"usage\":{\"a\":1},\"x\":0,\"usage\":{\"b\":2}}").with(Map.of(), "usage", cost));
+        assertEquals("{\"usage\":{\"a\":1},\"usage\":null}",
+                RawJsonObject.of("{\"usage\":{\"a\":1},\"usage\":null}").with(Map.of(), "usage", cost),
+                "the last is no object: left as they are");
+    }
+
+    @Test
     void printsAsTheTextItWasParsedFromAndReadsAsTheParsedObject() {
         JsonObject parsed = RawJsonObject.parse(CHUNK);
         JsonObject plain = Json.createReader(new StringReader(CHUNK)).readObject();

@@ -2,7 +2,6 @@ package dev.baton.impl.anthropic;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
-import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -293,8 +292,9 @@ public final class AnthropicRequests {
             if (parsed instanceof JsonObject object) {
                 return object;
             }
-        } catch (JsonException | IllegalStateException e) {
-            // fall through to the refusal
+        } catch (RuntimeException e) {
+            // Parsson's own limits (a number's length or exponent, nesting) throw plain RuntimeExceptions: refused
+            // like any text that is no JSON, never thrown out of the adapter as a connection failure.
         }
         throw new UntranslatableRequestException(at, "is not a JSON object");
     }

@@ -99,7 +99,8 @@ final class StrictJson {
     /**
      * Refuses nesting deeper than {@link #MAX_DEPTH} before any parser recurses into it: one pass
      * over the bytes, brackets outside strings counted. Multi-byte UTF-8 never contains an ASCII
-     * byte, so bytes are enough.
+     * byte, so bytes are enough. The same pass refuses text after the closing bracket of the
+     * outermost object or array, which a JSON-P reader stops before and never reads.
      *
      * @return whether every byte is ASCII, so that there is nothing to decode
      */
@@ -107,6 +108,7 @@ final class StrictJson {
         int depth = 0;
         boolean inString = false;
         boolean escaped = false;
+        boolean closed = false; // the outermost object or array has ended
         int all = 0; // every byte OR-ed: a byte past ASCII sets the sign
         for (byte b : body) {
             all |= b;
@@ -118,6 +120,8 @@ final class StrictJson {
                 } else if (b == '"') {
                     inString = false;
                 }
+            } else if (closed && b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+                throw invalid("The request body has text after its JSON value.");
             } else if (b == '"') {
                 inString = true;
             } else if (b == '{' || b == '[') {
@@ -125,7 +129,7 @@ final class StrictJson {
                     throw invalid("The request body nests JSON deeper than " + MAX_DEPTH + " levels.");
                 }
             } else if (b == '}' || b == ']') {
-                depth--;
+                closed = --depth == 0;
             }
         }
         return all >= 0;

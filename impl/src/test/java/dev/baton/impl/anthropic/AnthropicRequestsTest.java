@@ -209,6 +209,16 @@ class AnthropicRequestsTest {
                         {"messages":[{"role":"user","content":"Hi"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function",
                                       "function":{"name":"f","arguments":"[1,2]"}}]}]}""",
                         "messages[1].tool_calls[0].function.arguments"),
+                // Found by AnthropicRequestsFuzzTest: Parsson's limits threw NumberFormatException and
+                // UnsupportedOperationException out of the adapter, counted as a connection failure.
+                arguments("tool call arguments with a number Parsson cannot read", """
+                        {"messages":[{"role":"user","content":"Hi"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function",
+                                      "function":{"name":"f","arguments":"{\\"a\\":1e99999999999}"}}]}]}""",
+                        "messages[1].tool_calls[0].function.arguments"),
+                arguments("tool call arguments with a number longer than Parsson reads", """
+                        {"messages":[{"role":"user","content":"Hi"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function",
+                                      "function":{"name":"f","arguments":"{\\"a\\":%s}"}}]}]}""".formatted("1".repeat(1200)),
+                        "messages[1].tool_calls[0].function.arguments"),
                 arguments("a tool message without tool_call_id", """
                         {"messages":[{"role":"tool","content":"x"}]}""", "messages[0].tool_call_id"),
                 arguments("a role that is not translated", """

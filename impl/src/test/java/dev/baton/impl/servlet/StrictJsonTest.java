@@ -31,6 +31,19 @@ class StrictJsonTest {
         assertTrue(StrictJson.read(bytes(body)) instanceof JsonObject);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"model\":\"a\"} {}", "{\"model\":\"a\"}x", "[1]]", "{}\"s\"", "{} \n 1"})
+    void refusesTextAfterTheValue(String body) {
+        // Found by StrictJsonFuzzTest: Parsson's reader stops after the first value and never reads the rest.
+        var e = assertThrows(RequestRejectedException.class, () -> StrictJson.read(bytes(body)));
+        assertEquals("The request body has text after its JSON value.", e.getMessage());
+    }
+
+    @Test
+    void acceptsWhitespaceAfterTheValue() {
+        assertTrue(StrictJson.read(bytes(" {\"model\":\"a\"} \r\n\t")) instanceof JsonObject);
+    }
+
     @Test
     void refusesInvalidUtf8() {
         byte[] body = {'{', '"', 'a', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'};
