@@ -113,7 +113,7 @@ class CostAndBudgetIT extends ClientSideIT {
             }
             served.add(response.body());
             if (i == 0) {
-                JsonObject record = gateway.record(header(response, "x-request-id"));
+                JsonObject record = gateway.record(header(response, "x-request-id"), key);
                 assertTrue(record.getJsonNumber("cost") == null
                         || record.getJsonNumber("cost").bigDecimalValue().signum() > 0, record::toString);
             }
@@ -137,7 +137,7 @@ class CostAndBudgetIT extends ClientSideIT {
         int calls = simulator.account("primary").requestCount() + simulator.account("standby").requestCount();
         assertEquals(before + served.size(), calls, "the refusal called no provider");
         assertEquals(402, refused.statusCode(), refused::body);
-        JsonObject record = gateway.record(header(refused, "x-request-id"));
+        JsonObject record = gateway.record(header(refused, "x-request-id"), CostConfig.TINY_KEY);
         assertEquals("tiny", record.getString("caller"));
         assertEquals(402, record.getInt("http_status"), record::toString);
         JsonObject error = Gateway.json(refused.body()).getJsonObject("error");

@@ -130,9 +130,15 @@ final class Gateway implements AutoCloseable {
         }
     }
 
-    /** The record of a request, from {@code GET v1/requests/{id}}. */
+    /** The record of a request, from {@code GET v1/requests/{id}}, read with the sample's key. */
     JsonObject record(String requestId) {
-        HttpResponse<String> response = get("v1/requests/" + requestId);
+        return record(requestId, KEY);
+    }
+
+    /** The record of a request, read with {@code key}: a named key reads only the records it created. */
+    JsonObject record(String requestId, String key) {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri("v1/requests/" + requestId)).timeout(TIMEOUT)
+                .header("Authorization", "Bearer " + key).GET().build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), () -> "record " + requestId + ": " + response.body());
         return json(response.body());
     }

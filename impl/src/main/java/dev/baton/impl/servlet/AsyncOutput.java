@@ -174,7 +174,12 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         finish();
     }
 
-    /** Completes the response once everything queued has been written. */
+    /**
+     * Completes the response once everything queued has been written. Before {@link #start} it only queues: a stream
+     * refused while it is subscribed to (a budget's 402) ends before the output starts, and until the write listener
+     * is set the output is not in non-blocking mode (Undertow refuses {@code isReady()} then, and the answer was
+     * lost); the listener's first call writes it.
+     */
     synchronized void finish() {
         if (state.ended()) {
             return;
@@ -182,7 +187,9 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         if (!finishing()) {
             queue.add(END);
         }
-        drain();
+        if (state != State.NEW) {
+            drain();
+        }
     }
 
     @Override
