@@ -158,6 +158,12 @@ public final class OpenAiShape {
         return members;
     }
 
+    /** Whether a chat request asks for the usage chunk at the end of its stream ({@code stream_options.include_usage}). */
+    public static boolean asksForUsage(JsonObject request) {
+        return request.get("stream_options") instanceof JsonObject options
+                && options.get("include_usage") == JsonValue.TRUE;
+    }
+
     /** The {@code usage} object, or {@code null} when there is none. */
     public static JsonObject usage(JsonObject answer) {
         if (!(answer instanceof RawJsonObject raw)) {

@@ -1,6 +1,7 @@
 package dev.baton.impl.anthropic;
 
 import dev.baton.impl.concurrent.Publishers;
+import dev.baton.wire.OpenAiShape;
 import dev.baton.wire.RawJsonObject;
 import dev.baton.FailureKind;
 import dev.baton.wire.RetryAfter;
@@ -78,8 +79,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
         } catch (UntranslatableRequestException e) {
             return Publishers.failed(untranslatable(e));
         }
-        boolean includeUsage = body.get("stream_options") instanceof JsonObject options
-                && options.get("include_usage") == JsonValue.TRUE;
+        boolean includeUsage = OpenAiShape.asksForUsage(body);
         return http.stream(target.baseUrls(), base -> request(base, target, wire, true), headersTimeout,
                 this::failure,
                 () -> new Events(includeUsage, context));

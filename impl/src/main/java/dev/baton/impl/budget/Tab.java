@@ -4,8 +4,8 @@ import dev.baton.ChatRequest;
 import dev.baton.Cost;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.record.RequestRecord;
+import dev.baton.wire.OpenAiShape;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 
 import java.math.BigDecimal;
@@ -40,7 +40,7 @@ public final class Tab {
     Tab(Spending spending, List<Account> accounts, ChatRequest request) {
         this.spending = spending;
         this.accounts = List.copyOf(accounts);
-        this.hidesUsage = request.stream() && !asksForUsage(request.body());
+        this.hidesUsage = request.stream() && !OpenAiShape.asksForUsage(request.body());
         this.request = hidesUsage ? request.withBody(withUsage(request.body())) : request;
     }
 
@@ -170,10 +170,6 @@ public final class Tab {
         Duration wait = Duration.between(now, refused.resetAt());
         return RequestRejectedException.budgetExceeded(message, never ? null : wait.isNegative() ? Duration.ZERO : wait,
                 record);
-    }
-
-    private static boolean asksForUsage(JsonObject body) {
-        return body.get("stream_options") instanceof JsonObject options && options.get("include_usage") == JsonValue.TRUE;
     }
 
     private static JsonObject withUsage(JsonObject body) {
