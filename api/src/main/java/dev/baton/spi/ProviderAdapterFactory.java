@@ -1,6 +1,7 @@
 package dev.baton.spi;
 
 import java.net.URI;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -29,6 +30,25 @@ public interface ProviderAdapterFactory {
     /** The {@code base-url} a connection gets when it sets none; empty when every connection must set one. */
     default Optional<URI> defaultBaseUrl() {
         return Optional.empty();
+    }
+
+    /**
+     * The vendors whose models a connection of this provider serves unless it names its own
+     * ({@code baton.connections.<name>.vendors}): {@code anthropic} for Anthropic's API, several for a cloud that hosts
+     * many vendors' models. A request naming {@code vendor/model} can go to every connection that serves the vendor.
+     */
+    default Set<String> vendors() {
+        return Set.of();
+    }
+
+    /**
+     * This provider's own id for {@code model} of {@code vendor} (a request's {@code vendor/model}) on a connection
+     * with {@code settings}, or empty when the provider knows no such id, so that the connection does not serve it.
+     * Asked only for the connection's vendors; a connection's {@code model-ids.<vendor>/<model>} key overrides the
+     * answer. By default the model as its vendor's own API names it.
+     */
+    default Optional<String> modelId(String vendor, String model, Map<String, String> settings) {
+        return Optional.of(model);
     }
 
     /** The adapter for every connection of this provider. Called once, after the configuration was read. */

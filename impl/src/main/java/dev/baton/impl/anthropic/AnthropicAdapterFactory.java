@@ -6,6 +6,7 @@ import dev.baton.spi.ProviderAdapterFactory;
 
 import java.net.URI;
 import java.util.Optional;
+import java.util.Set;
 
 /** Provider {@code anthropic}: the Anthropic Messages API. */
 public final class AnthropicAdapterFactory implements ProviderAdapterFactory {
@@ -18,6 +19,11 @@ public final class AnthropicAdapterFactory implements ProviderAdapterFactory {
     @Override
     public Optional<URI> defaultBaseUrl() {
         return Optional.of(URI.create("https://api.anthropic.com/v1"));
+    }
+
+    @Override
+    public Set<String> vendors() {
+        return Set.of("anthropic");
     }
 
     @Override

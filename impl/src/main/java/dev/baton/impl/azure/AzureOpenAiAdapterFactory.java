@@ -31,6 +31,11 @@ public final class AzureOpenAiAdapterFactory implements ProviderAdapterFactory {
     }
 
     @Override
+    public Set<String> vendors() {
+        return Set.of("openai");
+    }
+
+    @Override
     public ProviderAdapter create(AdapterContext context) {
         return new AzureOpenAiAdapter(context);
     }

@@ -6,6 +6,7 @@ import dev.baton.spi.ProviderAdapterFactory;
 
 import java.net.URI;
 import java.util.Optional;
+import java.util.Set;
 
 /** Provider {@code openai}: OpenAI and OpenAI-compatible hosts. */
 public final class OpenAiAdapterFactory implements ProviderAdapterFactory {
@@ -18,6 +19,11 @@ public final class OpenAiAdapterFactory implements ProviderAdapterFactory {
     @Override
     public Optional<URI> defaultBaseUrl() {
         return Optional.of(URI.create("https://api.openai.com/v1"));
+    }
+
+    @Override
+    public Set<String> vendors() {
+        return Set.of("openai");
     }
 
     @Override
