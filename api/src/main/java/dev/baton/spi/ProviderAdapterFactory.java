@@ -33,6 +33,22 @@ public interface ProviderAdapterFactory {
     }
 
     /**
+     * The {@code base-url} a connection with {@code settings} (the values of its {@link #connectionKeys()}) gets when it
+     * sets none: for a cloud, the host of the connection's region. {@link #defaultBaseUrl()} unless overridden.
+     */
+    default Optional<URI> defaultBaseUrl(Map<String, String> settings) {
+        return defaultBaseUrl();
+    }
+
+    /**
+     * Whether a connection to a host that is not loopback must set {@code api-key}: false for a provider that finds its
+     * credentials another way (a cloud's own credential chain, keys of its own).
+     */
+    default boolean requiresApiKey() {
+        return true;
+    }
+
+    /**
      * The vendors whose models a connection of this provider serves unless it names its own
      * ({@code baton.connections.<name>.vendors}): {@code anthropic} for Anthropic's API, several for a cloud that hosts
      * many vendors' models. A request naming {@code vendor/model} can go to every connection that serves the vendor.

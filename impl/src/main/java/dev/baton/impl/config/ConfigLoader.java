@@ -387,7 +387,14 @@ public final class ConfigLoader {
             problems.add(p + "provider: '" + provider + "' is not a known provider; expected one of "
                     + providers.keySet() + source(p + "provider"));
         }
-        String defaultBase = factory == null ? null : factory.defaultBaseUrl().map(URI::toString).orElse(null);
+        List<String> models = string(p + "models").map(ConfigLoader::list).orElse(List.of());
+        if (models.isEmpty()) {
+            problems.add(p + "models: required, a comma-separated list of the models this connection serves");
+        }
+        Map<String, String> settings = new TreeMap<>();
+        Map<String, Map<String, String>> modelSettings = new TreeMap<>();
+        providerKeys(p, provider, factory, models, settings, modelSettings);
+        String defaultBase = factory == null ? null : factory.defaultBaseUrl(settings).map(URI::toString).orElse(null);
         String base = string(p + "base-url").orElse(defaultBase);
         URI baseUrl = null;
         if (base == null) {
@@ -410,12 +417,8 @@ public final class ConfigLoader {
         }
         String apiKey = secret(p + "api-key");
         boolean remote = baseUrl != null && !isLoopback(baseUrl) || alternates.stream().anyMatch(u -> !isLoopback(u));
-        if (apiKey == null && remote && !unresolved(p + "api-key")) {
+        if (apiKey == null && remote && !unresolved(p + "api-key") && (factory == null || factory.requiresApiKey())) {
             problems.add(p + "api-key: required (only a loopback base-url may go without a key)");
-        }
-        List<String> models = string(p + "models").map(ConfigLoader::list).orElse(List.of());
-        if (models.isEmpty()) {
-            problems.add(p + "models: required, a comma-separated list of the models this connection serves");
         }
         Map<String, String> headers = new TreeMap<>();
         for (String key : keys) {
@@ -429,9 +432,6 @@ public final class ConfigLoader {
                 }
             }
         }
-        Map<String, String> settings = new TreeMap<>();
-        Map<String, Map<String, String>> modelSettings = new TreeMap<>();
-        providerKeys(p, provider, factory, models, settings, modelSettings);
         HealthPolicy d = HealthPolicy.DEFAULT;
         HealthPolicy health = new HealthPolicy(
                 integer(p + "eject-after", d.ejectAfter(), 1, 1000),
