@@ -49,11 +49,12 @@ public interface ProviderAdapterFactory {
     }
 
     /**
-     * The vendors whose models a connection of this provider serves unless it names its own
+     * The vendors whose models a connection of this provider at {@code baseUrl} serves unless it names its own
      * ({@code baton.connections.<name>.vendors}): {@code anthropic} for Anthropic's API, several for a cloud that hosts
-     * many vendors' models. A request naming {@code vendor/model} can go to every connection that serves the vendor.
+     * many vendors' models, none for a host whose models only its operator knows. A request naming
+     * {@code vendor/model} can go to every connection that serves the vendor.
      */
-    default Set<String> vendors() {
+    default Set<String> vendors(URI baseUrl) {
         return Set.of();
     }
 

@@ -499,7 +499,7 @@ class ConfigLoaderTest {
         Map<String, String> m = valid();
         m.put("baton.routes.support-drafts.targets", "openai-standby/gpt-5.4");
         assertContains(problems(m), "baton.routes.support-drafts.targets: 'openai-standby/gpt-5.4' names the model 'gpt-5.4', "
-                + "which is not in baton.connections.openai-standby.models [gpt-5.4-mini]");
+                + "which the connection 'openai-standby' does not serve: it is not in its models [gpt-5.4-mini]");
     }
 
     @Test
