@@ -468,7 +468,16 @@ public final class ConfigLoader {
         }
         return Optional.of(new ConnectionConfig(name, provider, baseUrl, apiKey == null ? "" : apiKey, models,
                 headers, health, alternates, settings, modelSettings, limits, vendors,
-                integer(p + "priority", 0, -1000, 1000), modelIds));
+                integer(p + "priority", 0, -1000, 1000), modelIds, secretSettings(factory)));
+    }
+
+    /** The settings of {@code factory}'s keys that hold credentials. */
+    private static Set<String> secretSettings(ProviderAdapterFactory factory) {
+        Set<String> names = new TreeSet<>();
+        if (factory != null) {
+            factory.connectionKeys().stream().filter(ConnectionKey::secret).forEach(k -> names.add(k.setting()));
+        }
+        return names;
     }
 
     /** {@code vendors}: the vendors whose {@code vendor/model} ids the connection serves; its provider's by default. */

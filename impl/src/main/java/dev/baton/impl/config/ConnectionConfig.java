@@ -1,6 +1,7 @@
 package dev.baton.impl.config;
 
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,11 +31,14 @@ import java.util.stream.Collectors;
  * @param modelIds every model a request may name for it, to the id sent to the provider: its {@code models} as they
  *                 are, its {@code model-ids.*}, and the known {@code vendor/model} ids of its vendors that its
  *                 provider has an id for; in that order
+ * @param secretSettings the names of the {@code settings} that hold credentials (a cloud's secret key): redacted
+ *                 wherever provider text reaches a log, a record or an error, as {@code apiKey} is
  */
 public record ConnectionConfig(String name, String provider, URI baseUrl, String apiKey, List<String> models,
                                Map<String, String> headers, HealthPolicy health, List<URI> alternateBaseUrls,
                                Map<String, String> settings, Map<String, Map<String, String>> modelSettings,
-                               ConnectionLimits limits, Set<String> vendors, int priority, Map<String, String> modelIds) {
+                               ConnectionLimits limits, Set<String> vendors, int priority, Map<String, String> modelIds,
+                               Set<String> secretSettings) {
 
     public ConnectionConfig {
         models = List.copyOf(models);
@@ -45,6 +49,7 @@ public record ConnectionConfig(String name, String provider, URI baseUrl, String
                 .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> Map.copyOf(e.getValue())));
         vendors = Set.copyOf(vendors);
         modelIds = Collections.unmodifiableMap(new LinkedHashMap<>(modelIds));
+        secretSettings = Set.copyOf(secretSettings);
     }
 
     /** A connection serving its {@code models} by their own names, and no vendor's. */
@@ -53,7 +58,7 @@ public record ConnectionConfig(String name, String provider, URI baseUrl, String
                             Map<String, String> settings, Map<String, Map<String, String>> modelSettings,
                             ConnectionLimits limits) {
         this(name, provider, baseUrl, apiKey, models, headers, health, alternateBaseUrls, settings, modelSettings, limits,
-                Set.of(), 0, identity(models));
+                Set.of(), 0, identity(models), Set.of());
     }
 
     private static Map<String, String> identity(List<String> models) {
@@ -67,7 +72,15 @@ public record ConnectionConfig(String name, String provider, URI baseUrl, String
         Map<String, String> all = new LinkedHashMap<>(modelIds);
         more.forEach(all::putIfAbsent);
         return new ConnectionConfig(name, provider, baseUrl, apiKey, models, headers, health, alternateBaseUrls, settings,
-                modelSettings, limits, vendors, priority, all);
+                modelSettings, limits, vendors, priority, all, secretSettings);
+    }
+
+    /** Its credentials: the api-key and the values of its secret settings, for redaction. */
+    public List<String> credentials() {
+        List<String> all = new ArrayList<>();
+        all.add(apiKey);
+        secretSettings.forEach(name -> all.add(settings.get(name)));
+        return all;
     }
 
     /** Whether a request may name {@code model} for this connection. */
