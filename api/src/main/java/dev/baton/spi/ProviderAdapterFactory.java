@@ -68,6 +68,14 @@ public interface ProviderAdapterFactory {
         return Optional.of(model);
     }
 
+    /**
+     * The {@code vendor/model} ids this provider has an id of its own for (a cloud's model table): with Baton's price
+     * list and what the configuration names, the ids a request may name. Empty by default.
+     */
+    default Set<String> knownModels() {
+        return Set.of();
+    }
+
     /** The adapter for every connection of this provider. Called once, after the configuration was read. */
     ProviderAdapter create(AdapterContext context);
 }

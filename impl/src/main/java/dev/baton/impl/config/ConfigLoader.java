@@ -521,11 +521,14 @@ public final class ConfigLoader {
 
     /**
      * Adds to every connection the known {@code vendor/model} ids of its vendors that its provider has an id for. Known:
-     * the built-in price list's, and those any connection lists or maps, or {@code baton.models.*} describes.
+     * the built-in price list's, the configured providers' {@code knownModels()}, and those any connection lists or
+     * maps, or {@code baton.models.*} describes.
      */
     private List<ConnectionConfig> servingVendors(List<ConnectionConfig> connections, Set<String> profiled) {
         Set<String> known = new TreeSet<>(PriceList.builtIn().prices().keySet());
         connections.forEach(c -> known.addAll(c.modelIds().keySet()));
+        connections.stream().map(c -> providers.get(c.provider())).distinct()
+                .forEach(factory -> known.addAll(factory.knownModels()));
         known.addAll(profiled);
         known.removeIf(m -> m.indexOf('/') <= 0);
         List<ConnectionConfig> result = new ArrayList<>();
