@@ -70,7 +70,7 @@ final class Playback {
             connection.send(200, headers(headers, "application/json", behavior), utf8(wire.completion(call, reply)));
             return true;
         }
-        connection.startStream(200, headers(headers, "text/event-stream", behavior));
+        connection.startStream(200, headers(headers, wire.streamContentType(), behavior));
         return stream(behavior, wire, call, reply, connection);
     }
 
@@ -140,7 +140,7 @@ final class Playback {
             if (sent > 0) {
                 connection.pause(behavior.pauseBefore(firstOutput));
             }
-            connection.event(frame);
+            connection.event(wire.encode(frame));
             sent++;
             if (last) {
                 break;
