@@ -30,6 +30,10 @@ final class SigV4Check {
             + "([^/,\\s]+)/([^/,\\s]+)/aws4_request, ?SignedHeaders=([^,\\s]+), ?Signature=([0-9a-f]{64})");
     private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
             .withZone(ZoneOffset.UTC);
+    /** The only service a Bedrock runtime signature may be scoped to. */
+    static final String SERVICE = "bedrock";
+    /** How far a signature's time may be from the simulator's clock, as AWS allows. */
+    static final java.time.Duration MAX_SKEW = java.time.Duration.ofMinutes(5);
     /** What the signer adds itself from the identity and the clock. */
     private static final Set<String> SIGNER_HEADERS = Set.of("host", "x-amz-date", "x-amz-security-token");
 
@@ -55,12 +59,26 @@ final class SigV4Check {
             return BedrockWire.error(403, "UnrecognizedClientException",
                     "The security token included in the request is invalid.");
         }
+        if (!m.group(4).equals(SERVICE)) {
+            return BedrockWire.error(403, "InvalidSignatureException",
+                    "Credential should be scoped to correct service: '" + SERVICE + "'. ");
+        }
         Instant signedAt;
         try {
             signedAt = Instant.from(AMZ_DATE.parse(String.valueOf(request.header("x-amz-date"))));
         } catch (DateTimeParseException e) {
             return BedrockWire.error(403, "IncompleteSignatureException",
                     "Authorization header requires existence of either a 'X-Amz-Date' or a 'Date' header.");
+        }
+        if (!request.header("x-amz-date").startsWith(m.group(2))) {
+            return BedrockWire.error(403, "InvalidSignatureException",
+                    "Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP.");
+        }
+        Instant now = Instant.now();
+        if (signedAt.isBefore(now.minus(MAX_SKEW)) || signedAt.isAfter(now.plus(MAX_SKEW))) {
+            return BedrockWire.error(403, "InvalidSignatureException", "Signature expired: "
+                    + request.header("x-amz-date") + " is now earlier than " + AMZ_DATE.format(now.minus(MAX_SKEW))
+                    + " (" + AMZ_DATE.format(now) + " - 5 min.)");
         }
         SdkHttpRequest.Builder rebuilt = SdkHttpRequest.builder()
                 .method(SdkHttpMethod.fromValue(request.method()))
