@@ -18,6 +18,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * AWS credentials per connection, resolved by AWS's own providers and never on a caller's or an I/O thread: a
@@ -36,7 +37,7 @@ final class BedrockCredentials {
 
     private final Executor resolver;
     private final InstantSource clock;
-    private final Map<Source, Cached> cache = new ConcurrentHashMap<>();
+    private final Map<Object, Cached> cache = new ConcurrentHashMap<>();
 
     BedrockCredentials(InstantSource clock) {
         this.clock = clock;
@@ -102,7 +103,12 @@ final class BedrockCredentials {
      * resolver thread has it. Fails with AWS's reason when no source has credentials.
      */
     CompletableFuture<AwsCredentialsIdentity> identity(Source source) {
-        return cache.computeIfAbsent(source, s -> new Cached(s.provider())).current();
+        return identity(source, source::provider);
+    }
+
+    /** As {@link #identity(Source)}, with the provider {@code provider} makes the first time {@code key} is seen. */
+    CompletableFuture<AwsCredentialsIdentity> identity(Object key, Supplier<AwsCredentialsProvider> provider) {
+        return cache.computeIfAbsent(key, k -> new Cached(provider.get())).current();
     }
 
     private final class Cached {
