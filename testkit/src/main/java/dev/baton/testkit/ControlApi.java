@@ -52,6 +52,8 @@ final class ControlApi {
                         return failFor(account, body);
                     case "GET requests":
                         return ok(requests(account));
+                    case "PUT aws-credentials":
+                        return awsCredentials(account, body);
                     default:
                         break;
                 }
@@ -85,6 +87,19 @@ final class ControlApi {
         Behavior failure = BehaviorJson.parse(request.get("behavior"), "behavior");
         account.failFor(Duration.ofMillis(n.longValue()), failure);
         return ok(described(account).add("failing_for_ms", n.longValue()).add("behavior", failure.toString()).build());
+    }
+
+    /** Bedrock requests to the account must be signed with this key from now on; the secret is never echoed. */
+    private static Answer awsCredentials(Account account, String body) {
+        JsonObject request = parse(body);
+        if (!(request.get("access_key_id") instanceof JsonString id) || id.getString().isEmpty()) {
+            throw new BehaviorJson.InvalidBehavior("access_key_id", "must be a non-empty string");
+        }
+        if (!(request.get("secret_access_key") instanceof JsonString secret) || secret.getString().isEmpty()) {
+            throw new BehaviorJson.InvalidBehavior("secret_access_key", "must be a non-empty string");
+        }
+        account.awsCredentials(id.getString(), secret.getString());
+        return ok(described(account).add("aws_access_key_id", id.getString()).build());
     }
 
     /** The log without header values, so API keys sent by the client are never echoed. */
