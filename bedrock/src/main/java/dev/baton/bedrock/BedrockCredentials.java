@@ -108,16 +108,25 @@ final class BedrockCredentials {
 
     /** As {@link #identity(Source)}, with the provider {@code provider} makes the first time {@code key} is seen. */
     CompletableFuture<AwsCredentialsIdentity> identity(Object key, Supplier<AwsCredentialsProvider> provider) {
-        return cache.computeIfAbsent(key, k -> new Cached(provider.get())).current();
+        return cache.computeIfAbsent(key, k -> new Cached(provider)).current();
     }
 
     private final class Cached {
-        private final AwsCredentialsProvider provider;
+        private final Supplier<AwsCredentialsProvider> factory;
+        /** Made on the resolver thread, as building one may read files; touched there only. */
+        private AwsCredentialsProvider provider;
         private volatile AwsCredentialsIdentity identity;
         private CompletableFuture<AwsCredentialsIdentity> refreshing; // guarded by this
 
-        Cached(AwsCredentialsProvider provider) {
-            this.provider = provider;
+        Cached(Supplier<AwsCredentialsProvider> factory) {
+            this.factory = factory;
+        }
+
+        private AwsCredentialsIdentity resolve() {
+            if (provider == null) {
+                provider = factory.get();
+            }
+            return provider.resolveCredentials();
         }
 
         CompletableFuture<AwsCredentialsIdentity> current() {
@@ -135,7 +144,7 @@ final class BedrockCredentials {
         private synchronized CompletableFuture<AwsCredentialsIdentity> refresh() {
             CompletableFuture<AwsCredentialsIdentity> pending = refreshing;
             if (pending == null) {
-                pending = CompletableFuture.supplyAsync(provider::resolveCredentials, resolver);
+                pending = CompletableFuture.supplyAsync(this::resolve, resolver);
                 refreshing = pending;
                 pending.whenComplete((resolved, error) -> {
                     if (resolved != null) {
