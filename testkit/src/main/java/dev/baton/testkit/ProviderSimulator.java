@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A fault-injecting LLM provider on 127.0.0.1 that speaks OpenAI chat completions (also on Azure OpenAI's deployment
- * paths) and Anthropic Messages, for rehearsing failover in tests and game days.
+ * paths), Anthropic Messages and Amazon Bedrock's Converse (with SigV4 checked per account), for rehearsing failover in
+ * tests and game days.
  *
  * <p>Thread-safe. Every thread it starts is a daemon; {@link #close()} stops them and closes every open socket.
  */
