@@ -112,6 +112,12 @@ final class ControlApi {
                     .add("path", r.path())
                     .add("received_at", r.receivedAt().toString());
             r.queryParameter("api-version").ifPresent(v -> entry.add("api_version", v)); // never the whole query
+            String[] bedrock = r.path().split("/", 5); // Bedrock: the model and the streaming are in the path
+            if (bedrock.length == 5 && bedrock[2].equals("model")) {
+                entry.add("model", java.net.URLDecoder.decode(bedrock[3], java.nio.charset.StandardCharsets.UTF_8));
+                list.add(entry.add("stream", bedrock[4].equals("converse-stream")));
+                continue;
+            }
             if (body != null && body.get("model") instanceof JsonString model) {
                 entry.add("model", model.getString());
             } else {

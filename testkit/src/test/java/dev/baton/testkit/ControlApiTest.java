@@ -125,6 +125,10 @@ class ControlApiTest {
                 .build());
 
         assertEquals(403, refused.statusCode());
+        JsonObject logged = Client.json("{\"r\":" + control("GET", "accounts/br/requests", null).body() + "}")
+                .getJsonArray("r").getJsonObject(0);
+        assertEquals("amazon.nova-pro-v1:0", logged.getString("model"));
+        assertFalse(logged.getBoolean("stream"));
         assertEquals(400, quota.statusCode());
         assertTrue(quota.headers().firstValue("x-amzn-errortype").orElseThrow().startsWith("ServiceQuotaExceeded"));
     }
