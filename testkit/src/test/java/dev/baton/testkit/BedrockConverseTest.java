@@ -147,7 +147,8 @@ class BedrockConverseTest {
         assertEquals(400, quota.statusCode());
         assertEquals("quota", Client.json(quota.body()).getString("message"));
         assertEquals(500, unsupported.statusCode());
-        assertTrue(unsupported.body().contains("Amazon Bedrock Converse"), unsupported.body());
+        assertTrue(unsupported.body().contains("Behavior.spendLimit() has no Amazon Bedrock Converse equivalent; it"
+                + " only answers OpenAI chat completions requests."), unsupported.body());
     }
 
     @Test
