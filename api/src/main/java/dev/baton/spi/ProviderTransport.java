@@ -3,6 +3,7 @@ package dev.baton.spi;
 import jakarta.json.JsonObject;
 
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -10,7 +11,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -42,6 +45,15 @@ public interface ProviderTransport {
      */
     Flow.Publisher<JsonObject> stream(List<URI> bases, Function<URI, Request> request, Duration headersTimeout,
                                       ErrorReader errors, Supplier<StreamEvents> events);
+
+    /**
+     * As {@link #stream(List, Function, Duration, ErrorReader, Supplier)}, for a provider whose stream body is not
+     * server-sent events: {@code framing} makes, for each stream, the splitter of its body into {@link Event}s, given
+     * {@code baton.limits.max-response-bytes} as the largest event it may hold.
+     */
+    Flow.Publisher<JsonObject> stream(List<URI> bases, Function<URI, Request> request, Duration headersTimeout,
+                                      ErrorReader errors, Supplier<StreamEvents> events,
+                                      LongFunction<EventFraming> framing);
 
     /**
      * One HTTP request as an adapter builds it.
@@ -79,6 +91,23 @@ public interface ProviderTransport {
 
     /** One server-sent event: its {@code event:} name (or {@code null}) and its {@code data:} lines joined. */
     record Event(String event, String data) {
+    }
+
+    /**
+     * Splits a stream body into events, as bytes arrive in any split (AWS's binary event stream, for example). One
+     * instance per stream; called from one I/O thread at a time; must not block.
+     *
+     * <p>An event larger than the limit it was made with, or bytes that cannot be framed, throw
+     * {@link IllegalStateException} (the attempt then fails as {@code server_error}, naming the message); a provider's
+     * error frame may throw {@link ProviderException} instead.
+     */
+    interface EventFraming {
+
+        /** Hands {@code sink} every event {@code data} completes, consuming all of {@code data}. */
+        void feed(ByteBuffer data, Consumer<Event> sink);
+
+        /** The body ended: hands {@code sink} what is left if that makes an event; a partial event is dropped. */
+        void finish(Consumer<Event> sink);
     }
 
     /**

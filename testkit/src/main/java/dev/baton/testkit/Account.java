@@ -23,6 +23,8 @@ public final class Account {
     private Behavior flap;
     private long flapEndsNanos;
     private Set<String> models;
+    /** Bedrock requests must be SigV4-signed with this key when set: [access key id, secret access key]. */
+    private String[] awsCredentials;
 
     Account(String name) {
         this.name = name;
@@ -60,6 +62,23 @@ public final class Account {
     public synchronized Account serves(String... models) {
         this.models = Set.of(models);
         return this;
+    }
+
+    /**
+     * Amazon Bedrock requests to this account must carry a SigV4 signature made with this access key (checked with
+     * AWS's own signer): another key id is answered 403 {@code UnrecognizedClientException}, a signature that does
+     * not match 403 {@code InvalidSignatureException}, none 403 {@code MissingAuthenticationTokenException}, as
+     * Bedrock does. Until then (and after {@link #reset()}) any credential is accepted.
+     */
+    public synchronized Account awsCredentials(String accessKeyId, String secretAccessKey) {
+        this.awsCredentials = new String[] {Objects.requireNonNull(accessKeyId, "accessKeyId"),
+                Objects.requireNonNull(secretAccessKey, "secretAccessKey")};
+        return this;
+    }
+
+    /** [access key id, secret access key] Bedrock requests must be signed with, or null. */
+    synchronized String[] awsCredentials() {
+        return awsCredentials;
     }
 
     /** A snapshot of the requests received so far, in arrival order. */
@@ -103,6 +122,7 @@ public final class Account {
         fallback = Behavior.ok();
         flap = null;
         models = null;
+        awsCredentials = null;
         return this;
     }
 

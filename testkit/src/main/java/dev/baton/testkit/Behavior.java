@@ -46,11 +46,16 @@ public final class Behavior {
      * A provider error as each dialect sends it; a null entry means the dialect has no equivalent and the simulator
      * answers with a 500 naming {@code factory} instead.
      */
-    record ProviderError(String factory, ApiError openAi, ApiError anthropic) implements Outcome {
+    record ProviderError(String factory, ApiError openAi, ApiError anthropic, ApiError bedrock) implements Outcome {
+        ProviderError(String factory, ApiError openAi, ApiError anthropic) {
+            this(factory, openAi, anthropic, null);
+        }
+
         ApiError in(WireFormat.Dialect dialect) {
             return switch (dialect) {
                 case OPENAI -> openAi;
                 case ANTHROPIC -> anthropic;
+                case BEDROCK -> bedrock != null ? bedrock : BedrockWire.errorFor(factory, openAi, anthropic);
             };
         }
     }
@@ -190,6 +195,18 @@ public final class Behavior {
         requireErrorStatus(status);
         return anthropicOnly("anthropic_error", "anthropicError()", anthropic(status,
                 Objects.requireNonNull(type, "type"), Objects.requireNonNull(message, "message")));
+    }
+
+    /**
+     * Amazon Bedrock only: an error with {@code status}, the exception name {@code exceptionType} (sent as
+     * {@code x-amzn-ErrorType}, e.g. {@code ServiceQuotaExceededException}) and body {@code {"message": message}}.
+     * Any other dialect answers the simulator's 500.
+     */
+    public static Behavior bedrockError(int status, String exceptionType, String message) {
+        requireErrorStatus(status);
+        return new Behavior("bedrock_error", new ProviderError("bedrockError()", null, null,
+                ApiError.of(status, Objects.requireNonNull(exceptionType, "exceptionType"), null, null,
+                        Objects.requireNonNull(message, "message"))));
     }
 
     private static void requireErrorStatus(int status) {

@@ -48,6 +48,8 @@ final class BehaviorJson {
                     f.optionalText("code"), f.text("message"))),
             entry("anthropic_error", f -> Behavior.anthropicError(f.integer("status"), f.text("error_type"),
                     f.text("message"))),
+            entry("bedrock_error", f -> Behavior.bedrockError(f.integer("status"), f.text("error_type"),
+                    f.text("message"))),
             entry("rate_limited", f -> Behavior.rateLimited(f.millis("retry_after_ms"))),
             entry("rate_limited_no_retry_after", f -> Behavior.rateLimitedWithoutRetryAfter()),
             entry("slow_down", f -> Behavior.slowDown()),

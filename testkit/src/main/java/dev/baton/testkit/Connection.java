@@ -78,7 +78,11 @@ final class Connection implements Runnable {
 
     /** Writes one event as its own HTTP chunk and flushes, so each event leaves at its own moment. */
     void event(String frame) throws IOException {
-        byte[] data = frame.getBytes(StandardCharsets.UTF_8);
+        event(frame.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Writes one binary frame as its own HTTP chunk and flushes. */
+    void event(byte[] data) throws IOException {
         out.write((Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(data);
         out.write(CRLF);

@@ -52,6 +52,8 @@ final class ControlApi {
                         return failFor(account, body);
                     case "GET requests":
                         return ok(requests(account));
+                    case "PUT aws-credentials":
+                        return awsCredentials(account, body);
                     default:
                         break;
                 }
@@ -87,6 +89,19 @@ final class ControlApi {
         return ok(described(account).add("failing_for_ms", n.longValue()).add("behavior", failure.toString()).build());
     }
 
+    /** Bedrock requests to the account must be signed with this key from now on; the secret is never echoed. */
+    private static Answer awsCredentials(Account account, String body) {
+        JsonObject request = parse(body);
+        if (!(request.get("access_key_id") instanceof JsonString id) || id.getString().isEmpty()) {
+            throw new BehaviorJson.InvalidBehavior("access_key_id", "must be a non-empty string");
+        }
+        if (!(request.get("secret_access_key") instanceof JsonString secret) || secret.getString().isEmpty()) {
+            throw new BehaviorJson.InvalidBehavior("secret_access_key", "must be a non-empty string");
+        }
+        account.awsCredentials(id.getString(), secret.getString());
+        return ok(described(account).add("aws_access_key_id", id.getString()).build());
+    }
+
     /** The log without header values, so API keys sent by the client are never echoed. */
     private static JsonArray requests(Account account) {
         JsonArrayBuilder list = JSON.createArrayBuilder();
@@ -97,6 +112,12 @@ final class ControlApi {
                     .add("path", r.path())
                     .add("received_at", r.receivedAt().toString());
             r.queryParameter("api-version").ifPresent(v -> entry.add("api_version", v)); // never the whole query
+            String[] bedrock = r.path().split("/", 5); // Bedrock: the model and the streaming are in the path
+            if (bedrock.length == 5 && bedrock[2].equals("model")) {
+                entry.add("model", java.net.URLDecoder.decode(bedrock[3], java.nio.charset.StandardCharsets.UTF_8));
+                list.add(entry.add("stream", bedrock[4].equals("converse-stream")));
+                continue;
+            }
             if (body != null && body.get("model") instanceof JsonString model) {
                 entry.add("model", model.getString());
             } else {

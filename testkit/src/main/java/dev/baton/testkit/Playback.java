@@ -51,7 +51,7 @@ final class Playback {
             Behavior.ApiError error = errors.in(wire.dialect());
             String requestId = wire.requestId();
             if (error == null) {
-                error = unsupported(errors.factory(), wire.dialect());
+                error = unsupported(errors, wire.dialect());
                 Map<String, String> headers = new LinkedHashMap<>(wire.headers(requestId, error, elapsedMillis));
                 headers.put("x-baton-simulator-error", "unsupported-behavior");
                 send(connection, wire, error, call.model(), requestId, headers);
@@ -70,7 +70,7 @@ final class Playback {
             connection.send(200, headers(headers, "application/json", behavior), utf8(wire.completion(call, reply)));
             return true;
         }
-        connection.startStream(200, headers(headers, "text/event-stream", behavior));
+        connection.startStream(200, headers(headers, wire.streamContentType(), behavior));
         return stream(behavior, wire, call, reply, connection);
     }
 
@@ -81,10 +81,11 @@ final class Playback {
     }
 
     /** The simulator's own 500 for a behaviour that has no equivalent in the request's dialect. */
-    private static Behavior.ApiError unsupported(String factory, WireFormat.Dialect dialect) {
+    private static Behavior.ApiError unsupported(Behavior.ProviderError errors, WireFormat.Dialect dialect) {
+        String factory = errors.factory();
         List<String> others = new ArrayList<>();
         for (WireFormat.Dialect d : WireFormat.Dialect.values()) {
-            if (d != dialect) {
+            if (d != dialect && errors.in(d) != null) {
                 others.add(d.title);
             }
         }
@@ -140,7 +141,7 @@ final class Playback {
             if (sent > 0) {
                 connection.pause(behavior.pauseBefore(firstOutput));
             }
-            connection.event(frame);
+            connection.event(wire.encode(frame));
             sent++;
             if (last) {
                 break;

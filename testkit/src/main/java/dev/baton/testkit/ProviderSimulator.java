@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,12 +22,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A fault-injecting LLM provider on 127.0.0.1 that speaks OpenAI chat completions (also on Azure OpenAI's deployment
- * paths) and Anthropic Messages, for rehearsing failover in tests and game days.
+ * paths), Anthropic Messages and Amazon Bedrock's Converse (with SigV4 checked per account), for rehearsing failover in
+ * tests and game days.
  *
  * <p>Thread-safe. Every thread it starts is a daemon; {@link #close()} stops them and closes every open socket.
  */
 public final class ProviderSimulator implements AutoCloseable {
 
+    /** The dialects routed below {@code /{account}/v1}; Bedrock's paths are routed on their own. */
     private static final List<WireFormat> WIRE_FORMATS = List.of(OpenAiWire.INSTANCE, AnthropicWire.INSTANCE);
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
@@ -91,6 +94,14 @@ public final class ProviderSimulator implements AutoCloseable {
      * wire with the deployment name as the model.
      */
     public String azureBaseUrl(String account) {
+        return anthropicBaseUrl(account);
+    }
+
+    /**
+     * The Amazon Bedrock runtime base URL of an account, e.g. {@code http://127.0.0.1:8089/primary}: requests go to
+     * {@code {base}/model/{modelId}/converse} and {@code …/converse-stream}. See {@link Account#awsCredentials}.
+     */
+    public String bedrockBaseUrl(String account) {
         return anthropicBaseUrl(account);
     }
 
@@ -187,8 +198,36 @@ public final class ProviderSimulator implements AutoCloseable {
             connection.answering(recorded);
             return complete(OpenAiWire.INSTANCE, account, recorded, connection, azure[4]);
         }
+        // Amazon Bedrock: /{account}/model/{modelId}/converse or /converse-stream, the model id URL-encoded
+        String[] bedrock = path.split("/", 5); // "", account, "model", modelId, action
+        if (bedrock.length == 5 && isAccountName(bedrock[1]) && bedrock[2].equals("model") && method.equals("POST")
+                && (bedrock[4].equals("converse") || bedrock[4].equals("converse-stream"))) {
+            return converse(request, connection, bedrock[1], URLDecoder.decode(bedrock[3], StandardCharsets.UTF_8),
+                    bedrock[4].equals("converse-stream"));
+        }
         sendJson(connection, 404, Map.of(), OpenAiWire.INSTANCE.errorBody(OpenAiWire.invalidUrl(method, path), null, null));
         return true;
+    }
+
+    /** A Bedrock Converse request: its signature checked when the account has AWS credentials, then played. */
+    private boolean converse(HttpInput.Request request, Connection connection, String accountName, String modelId,
+            boolean stream) throws IOException {
+        Account account = account(accountName);
+        RecordedRequest recorded = RecordedRequest.arrived(account.name(), request.method(), request.path(),
+                request.query(), request.headers(), request.body());
+        connection.answering(recorded);
+        String[] credentials = account.awsCredentials();
+        Behavior.ApiError refused = credentials == null ? null : SigV4Check.check(request, credentials[0], credentials[1]);
+        if (refused != null) {
+            account.admit(recorded, null);
+            Playback.refuse(BedrockWire.INSTANCE, refused, connection);
+            return true;
+        }
+        var body = JsonSupport.parseObject(recorded.body());
+        if (body != null) {
+            body = JsonSupport.JSON.createObjectBuilder(body).add("model", modelId).add("stream", stream).build();
+        }
+        return play(BedrockWire.INSTANCE, account, recorded, connection, body);
     }
 
     /** {@code deployment} non-null: an Azure OpenAI request, answered as that deployment's model whatever the body says. */
@@ -198,6 +237,12 @@ public final class ProviderSimulator implements AutoCloseable {
         if (body != null && deployment != null) {
             body = JsonSupport.JSON.createObjectBuilder(body).add("model", deployment).build();
         }
+        return play(wire, account, recorded, connection, body);
+    }
+
+    /** Plays the account's next behaviour for {@code body} (null: not JSON), unless the wire refuses it first. */
+    private boolean play(WireFormat wire, Account account, RecordedRequest recorded, Connection connection,
+            jakarta.json.JsonObject body) throws IOException {
         Behavior.ApiError rejection = wire.reject(body);
         if (rejection != null) {
             account.admit(recorded, null);

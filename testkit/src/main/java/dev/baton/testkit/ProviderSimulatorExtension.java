@@ -46,6 +46,11 @@ public final class ProviderSimulatorExtension
         return simulator().anthropicBaseUrl(account);
     }
 
+    /** See {@link ProviderSimulator#bedrockBaseUrl(String)}. */
+    public String bedrockBaseUrl(String account) {
+        return simulator().bedrockBaseUrl(account);
+    }
+
     @Override
     public synchronized void beforeAll(ExtensionContext context) {
         classDepth++;

@@ -17,7 +17,8 @@ interface WireFormat {
     /** The dialects the simulator speaks; a {@link Behavior.ProviderError} says how it looks in each. */
     enum Dialect {
         OPENAI("OpenAI chat completions"),
-        ANTHROPIC("Anthropic Messages");
+        ANTHROPIC("Anthropic Messages"),
+        BEDROCK("Amazon Bedrock Converse");
 
         final String title;
 
@@ -69,6 +70,16 @@ interface WireFormat {
     String malformedEvent(Call call);
 
     String errorBody(Behavior.ApiError error, String model, String requestId);
+
+    /** The content type of a stream's body. */
+    default String streamContentType() {
+        return "text/event-stream";
+    }
+
+    /** The bytes of one frame of {@link #events} (or {@link #errorEvent}, {@link #malformedEvent}) on the wire. */
+    default byte[] encode(String frame) {
+        return frame.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
 
     // ---------------------------------------------------------------- shared by the dialects
 

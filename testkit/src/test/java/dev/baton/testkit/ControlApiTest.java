@@ -104,6 +104,35 @@ class ControlApiTest {
         assertEquals(200, client.complete(sim.baseUrl("a"), "gpt-4o").statusCode());
     }
 
+    @Test
+    void bedrockSignaturesAndErrorsCanBeScriptedOverHttp() throws Exception {
+        HttpResponse<String> set = control("PUT", "accounts/br/aws-credentials",
+                "{\"access_key_id\":\"AKIDGAMEDAY00001\",\"secret_access_key\":\"game-day-secret\"}");
+        assertEquals(200, set.statusCode(), set::body);
+        assertFalse(set.body().contains("game-day-secret"));
+        assertEquals(400, control("PUT", "accounts/br/aws-credentials", "{\"access_key_id\":\"A\"}").statusCode());
+        assertEquals(200, control("POST", "accounts/c/script", "{\"behaviors\":[{\"type\":\"bedrock_error\","
+                + "\"status\":400,\"error_type\":\"ServiceQuotaExceededException\",\"message\":\"quota\"}]}")
+                .statusCode());
+
+        URI unsigned = URI.create(sim.bedrockBaseUrl("br") + "/model/amazon.nova-pro-v1%3A0/converse");
+        HttpResponse<String> refused = client.send(HttpRequest.newBuilder(unsigned)
+                .POST(HttpRequest.BodyPublishers.ofString("{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"Hi\"}]}]}"))
+                .build());
+        HttpResponse<String> quota = client.send(HttpRequest.newBuilder(URI.create(sim.bedrockBaseUrl("c")
+                + "/model/amazon.nova-pro-v1%3A0/converse"))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"Hi\"}]}]}"))
+                .build());
+
+        assertEquals(403, refused.statusCode());
+        JsonObject logged = Client.json("{\"r\":" + control("GET", "accounts/br/requests", null).body() + "}")
+                .getJsonArray("r").getJsonObject(0);
+        assertEquals("amazon.nova-pro-v1:0", logged.getString("model"));
+        assertFalse(logged.getBoolean("stream"));
+        assertEquals(400, quota.statusCode());
+        assertTrue(quota.headers().firstValue("x-amzn-errortype").orElseThrow().startsWith("ServiceQuotaExceeded"));
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', value = {
         "{\"behaviors\":[{\"type\":\"ok\"},{\"type\":\"status\",\"status\":\"500\",\"body\":\"x\"}]} | behaviors[1].status",

@@ -9,6 +9,7 @@ import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
 import dev.baton.spi.ProviderTransport.ErrorReader;
 import dev.baton.spi.ProviderTransport.Event;
+import dev.baton.spi.ProviderTransport.EventFraming;
 import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.spi.ProviderTransport.ResponseHeaders;
 import dev.baton.spi.ProviderTransport.StreamEvents;
@@ -22,6 +23,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -30,6 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 /**
@@ -75,7 +78,18 @@ public final class HttpExchange implements ProviderTransport {
     public Flow.Publisher<JsonObject> stream(List<URI> bases, Function<URI, Request> request,
                                              Duration headersTimeout, ErrorReader errors,
                                              Supplier<StreamEvents> events) {
-        return subscriber -> new ChunkStream(bases, request, headersTimeout, errors, events.get(), subscriber).start();
+        return subscriber -> new ChunkStream(bases, request, headersTimeout, errors, events.get(), null, subscriber)
+                .start();
+    }
+
+    /** As the SSE stream, with the body split into events by a framing of {@code framing}'s making. */
+    @Override
+    public Flow.Publisher<JsonObject> stream(List<URI> bases, Function<URI, Request> request,
+                                             Duration headersTimeout, ErrorReader errors,
+                                             Supplier<StreamEvents> events, LongFunction<EventFraming> framing) {
+        Objects.requireNonNull(framing, "framing");
+        return subscriber -> new ChunkStream(bases, request, headersTimeout, errors, events.get(),
+                Objects.requireNonNull(framing.apply(maxResponseBytes), "framing"), subscriber).start();
     }
 
     /** Reads one response body on an I/O thread. */
@@ -322,7 +336,8 @@ public final class HttpExchange implements ProviderTransport {
     }
 
     /**
-     * One streamed exchange: body bytes become lines become SSE events become chunks. Flow control reaches the
+     * One streamed exchange: body bytes become lines become SSE events become chunks (or, with an adapter's
+     * {@link EventFraming}, bytes become its events become chunks). Flow control reaches the
      * socket: the bytes read are given back to the client's read window (64 KiB) only once every chunk parsed from
      * them was taken and more are wanted, so a slow reader stops reads from the provider instead of filling memory.
      * Signals to the subscriber go out of one drain loop, so they never overlap.
@@ -331,8 +346,10 @@ public final class HttpExchange implements ProviderTransport {
 
         private final StreamEvents events;
         private final Flow.Subscriber<? super JsonObject> downstream;
-        private final Lines lines = new Lines(maxResponseBytes);
-        private final SseParser parser = new SseParser(maxResponseBytes);
+        /** Null for server-sent events, read with {@link #lines} and {@link #parser}, which are null otherwise. */
+        private final EventFraming framing;
+        private final Lines lines;
+        private final SseParser parser;
         private final Queue<JsonObject> pending = new ConcurrentLinkedQueue<>();
         private final AtomicLong demand = new AtomicLong();
         private final AtomicInteger wip = new AtomicInteger();
@@ -348,9 +365,12 @@ public final class HttpExchange implements ProviderTransport {
         private boolean signalled;
 
         ChunkStream(List<URI> bases, Function<URI, Request> request, Duration headersTimeout, ErrorReader errors,
-                    StreamEvents events, Flow.Subscriber<? super JsonObject> downstream) {
+                    StreamEvents events, EventFraming framing, Flow.Subscriber<? super JsonObject> downstream) {
             super(bases, request, headersTimeout, errors);
             this.events = events;
+            this.framing = framing;
+            this.lines = framing == null ? new Lines(maxResponseBytes) : null;
+            this.parser = framing == null ? new SseParser(maxResponseBytes) : null;
             this.downstream = downstream;
         }
 
@@ -385,15 +405,19 @@ public final class HttpExchange implements ProviderTransport {
             unacknowledged.addAndGet(data.remaining());
             if (ending || isEnded()) {
                 data.position(data.limit()); // what follows the end marker is read only so the connection is reused
-            } else {
+            } else if (framing == null) {
                 read(() -> lines.feed(data, this::line));
+            } else {
+                read(() -> framing.feed(data, this::event));
             }
             drain();
         }
 
         @Override
         public void done() {
-            if (!ending && !isEnded()) {
+            if (!ending && !isEnded() && framing != null) {
+                read(() -> framing.finish(this::event));
+            } else if (!ending && !isEnded()) {
                 read(() -> {
                     String rest = lines.finish();
                     if (rest != null) {
@@ -436,6 +460,9 @@ public final class HttpExchange implements ProviderTransport {
         }
 
         private void event(Event event) {
+            if (ending) {
+                return; // a framing's events after the end of the answer
+            }
             pending.addAll(events.onEvent(event));
             ending = events.done();
         }

@@ -6,6 +6,7 @@ import dev.baton.impl.config.Redactor;
 import dev.baton.impl.engine.EngineFixture;
 import dev.baton.impl.openai.OpenAiProtocol;
 import dev.baton.spi.ProviderException;
+import dev.baton.spi.ProviderTransport;
 import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.testkit.Behavior;
 import dev.baton.testkit.ProviderSimulatorExtension;
@@ -103,6 +104,75 @@ class HttpExchangeTest {
             taker.subscription.request(Long.MAX_VALUE);
             taker.done.get(30, TimeUnit.SECONDS);
             assertEquals(events, taker.taken.get());
+        }
+    }
+
+    /** An adapter's own framing gets the body's bytes and the transport's limit, and its events become chunks. */
+    @Test
+    void anAdaptersFramingSplitsTheStream() throws Exception {
+        sim.account("a").enqueue(Behavior.reply("one two three"));
+        List<Long> limits = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Taker taker = new Taker();
+
+        new HttpExchange(EngineFixture.HTTP, 1 << 20).stream(List.of(URI.create(sim.baseUrl("a"))),
+                b -> call(b, true), Duration.ofSeconds(5), openAi::failure, openAi::events,
+                max -> { limits.add(max); return new BlankLineFraming(max); }).subscribe(taker);
+        taker.subscription.request(Long.MAX_VALUE);
+        taker.done.get(10, TimeUnit.SECONDS);
+
+        assertEquals(List.of(1L << 20), limits);
+        assertEquals(4, taker.taken.get()); // the role chunk's empty content, then a chunk per word
+    }
+
+    /** A framing's event past the limit fails the stream as an SSE event past it does. */
+    @Test
+    void aFramedEventPastTheLimitIsAServerError() throws Exception {
+        sim.account("a").enqueue(Behavior.reply("x".repeat(500)));
+        Taker taker = new Taker();
+
+        new HttpExchange(EngineFixture.HTTP, 200).stream(List.of(URI.create(sim.baseUrl("a"))),
+                b -> call(b, true), Duration.ofSeconds(5), openAi::failure, openAi::events, BlankLineFraming::new)
+                .subscribe(taker);
+        taker.subscription.request(Long.MAX_VALUE);
+        ExecutionException e = assertThrows(ExecutionException.class, () -> taker.done.get(10, TimeUnit.SECONDS));
+
+        ProviderException failure = assertInstanceOf(ProviderException.class, e.getCause());
+        assertEquals(FailureKind.SERVER_ERROR, failure.failure().kind());
+        assertTrue(failure.failure().message().contains("200"), failure.failure().message());
+    }
+
+    /** Events as blocks ending in a blank line, each one {@code data: } line: SSE reduced, framed by hand. */
+    private static final class BlankLineFraming implements ProviderTransport.EventFraming {
+        private final long max;
+        private final StringBuilder block = new StringBuilder();
+
+        BlankLineFraming(long max) {
+            this.max = max;
+        }
+
+        @Override
+        public void feed(java.nio.ByteBuffer data, java.util.function.Consumer<ProviderTransport.Event> sink) {
+            byte[] bytes = new byte[data.remaining()];
+            data.get(bytes);
+            block.append(new String(bytes, StandardCharsets.UTF_8));
+            int end;
+            while ((end = block.indexOf("\n\n")) >= 0) {
+                String event = block.substring(0, end);
+                block.delete(0, end + 2);
+                checkLimit(event.length());
+                sink.accept(new ProviderTransport.Event(null, event.substring("data: ".length())));
+            }
+            checkLimit(block.length());
+        }
+
+        private void checkLimit(long length) {
+            if (length > max) {
+                throw new IllegalStateException("an event is larger than " + max + " bytes");
+            }
+        }
+
+        @Override
+        public void finish(java.util.function.Consumer<ProviderTransport.Event> sink) {
         }
     }
 
