@@ -52,8 +52,13 @@ public final class BedrockAdapterFactory implements ProviderAdapterFactory {
     }
 
     @Override
-    public Set<String> vendors() {
+    public Set<String> vendors(URI baseUrl) {
         return MODELS.vendors();
+    }
+
+    @Override
+    public Set<String> knownModels() {
+        return MODELS.names();
     }
 
     /** The built-in table's id, with the connection's {@code inference-profile} as its prefix when set. */

@@ -37,6 +37,11 @@ final class BedrockModels {
         return new BedrockModels(ids);
     }
 
+    /** The {@code vendor/model} names the table has ids for. */
+    Set<String> names() {
+        return ids.keySet();
+    }
+
     /** The vendors the table has models of. */
     Set<String> vendors() {
         Set<String> vendors = new TreeSet<>();

@@ -55,7 +55,8 @@ class BedrockAdapterFactoryTest {
     @Test
     void servesTheVendorsOfItsTable() {
         assertEquals(Set.of("anthropic", "amazon", "meta", "mistral", "cohere", "deepseek", "openai", "ai21", "qwen",
-                "writer"), factory.vendors());
+                "writer"), factory.vendors(URI.create("https://bedrock-runtime.us-east-1.amazonaws.com")));
+        assertTrue(factory.knownModels().contains("anthropic/claude-sonnet-4-5"), "its table's names are known");
     }
 
     @Test
