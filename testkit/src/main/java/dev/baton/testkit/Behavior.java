@@ -51,6 +51,9 @@ public final class Behavior {
             return switch (dialect) {
                 case OPENAI -> openAi;
                 case ANTHROPIC -> anthropic;
+                case VERTEX_ANTHROPIC -> GoogleErrors.vertexClaude(this);
+                case VERTEX_OPENAI -> GoogleErrors.vertexOpenAi(this);
+                case GEMINI_OPENAI -> GoogleErrors.geminiApi(this);
             };
         }
     }

@@ -17,7 +17,10 @@ interface WireFormat {
     /** The dialects the simulator speaks; a {@link Behavior.ProviderError} says how it looks in each. */
     enum Dialect {
         OPENAI("OpenAI chat completions"),
-        ANTHROPIC("Anthropic Messages");
+        ANTHROPIC("Anthropic Messages"),
+        VERTEX_ANTHROPIC("Claude on Vertex AI"),
+        VERTEX_OPENAI("Vertex AI OpenAI-compatible chat completions"),
+        GEMINI_OPENAI("Gemini API OpenAI-compatible chat completions");
 
         final String title;
 
