@@ -2,9 +2,7 @@ package dev.baton.impl.anthropic;
 
 import dev.baton.impl.concurrent.Publishers;
 import dev.baton.wire.OpenAiShape;
-import dev.baton.wire.RawJsonObject;
 import dev.baton.FailureKind;
-import dev.baton.wire.RetryAfter;
 import dev.baton.wire.SseParser;
 import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderAdapter;
@@ -14,10 +12,7 @@ import dev.baton.spi.ProviderTarget;
 import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.spi.ProviderTransport.ResponseHeaders;
 import dev.baton.spi.ProviderTransport;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 
 import java.net.URI;
 import java.time.Duration;
@@ -39,10 +34,12 @@ public final class AnthropicAdapter implements ProviderAdapter {
 
     private final ProviderTransport http;
     private final AdapterContext context;
+    private final AnthropicErrors errors;
 
     public AnthropicAdapter(AdapterContext context) {
         this.http = context.transport();
         this.context = context;
+        this.errors = new AnthropicErrors(context);
     }
 
     @Override
@@ -97,31 +94,9 @@ public final class AnthropicAdapter implements ProviderAdapter {
                 "untranslatable_request", "Anthropic cannot honour this request: " + e.getMessage(), null));
     }
 
-    /** {@code {"type":"error","error":{"type","message","details":{"error_code"}}}} to a classified failure. */
+    /** {@code {"type":"error","error":{…}}} to a classified failure: {@link AnthropicErrors}. */
     ProviderException failure(int status, String body, ResponseHeaders headers) {
-        String type = null;
-        String message = null;
-        String errorCode = null;
-        try {
-            JsonObject error = RawJsonObject.parse(body).getJsonObject("error");
-            if (error != null) {
-                type = text(error.get("type"));
-                message = text(error.get("message"));
-                if (error.get("details") instanceof JsonObject details) {
-                    errorCode = text(details.get("error_code"));
-                }
-            }
-        } catch (JsonException | ClassCastException | IllegalStateException e) {
-            // a proxy's HTML page: the status alone classifies it
-        }
-        Duration retryAfter = RetryAfter.parse(headers, context.clock().instant());
-        FailureKind kind = AnthropicClassifier.classify(status, type, errorCode, message);
-        String detail = "HTTP " + status + (type != null ? " " + type : "") + (errorCode != null ? " " + errorCode : "")
-                + (message != null ? ": " + message : "");
-        return new ProviderException(new ProviderFailure(kind, status, type, errorCode, context.redact(detail), retryAfter));
+        return errors.failure(status, body, headers);
     }
 
-    private static String text(JsonValue value) {
-        return value instanceof JsonString s ? s.getString() : null;
-    }
 }
