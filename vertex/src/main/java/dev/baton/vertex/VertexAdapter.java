@@ -129,7 +129,8 @@ public final class VertexAdapter implements ProviderAdapter, AutoCloseable {
         AccessTokens.Source source = tokens.source(target.settings().get(VertexAdapterFactory.CREDENTIALS_FILE));
         return AfterToken.stream(source.token(headersTimeout), value -> http.stream(target.baseUrls(),
                 base -> route.request(base, target, value), headersTimeout,
-                (status, text, headers) -> failure(route, source, value, status, text, headers), route.events));
+                (status, text, headers) -> failure(route, source, value, status, text, headers),
+                () -> withoutToken(route.events.get(), value)));
     }
 
     /** Stops the token refresher; the adapter serves no more requests. */
@@ -196,10 +197,47 @@ public final class VertexAdapter implements ProviderAdapter, AutoCloseable {
             source.refreshSoon(token);
         }
         ProviderException failure = google.failure(status, body, headers);
-        if (failure != null) {
+        if (failure == null) {
+            failure = route.claude() ? anthropic.failure(status, body, headers) : openAi.failure(status, body, headers);
+        }
+        return withoutToken(failure, token);
+    }
+
+    /**
+     * {@code failure} with {@code token} cut out of its message: the redactor knows the configured keys, not the
+     * tokens fetched since, and a provider's message is quoted.
+     */
+    static ProviderException withoutToken(ProviderException failure, String token) {
+        ProviderFailure f = failure.failure();
+        if (token.isEmpty() || !f.message().contains(token)) {
             return failure;
         }
-        return route.claude() ? anthropic.failure(status, body, headers) : openAi.failure(status, body, headers);
+        return new ProviderException(new ProviderFailure(f.kind(), f.httpStatus(), f.type(), f.code(),
+                f.message().replace(token, "<token>"), f.retryAfter()), failure.getCause());
+    }
+
+    /** A stream's events whose error events never quote {@code token}. */
+    private static ProviderTransport.StreamEvents withoutToken(ProviderTransport.StreamEvents events, String token) {
+        return new ProviderTransport.StreamEvents() {
+            @Override
+            public java.util.List<JsonObject> onEvent(ProviderTransport.Event event) {
+                try {
+                    return events.onEvent(event);
+                } catch (ProviderException e) {
+                    throw withoutToken(e, token);
+                }
+            }
+
+            @Override
+            public boolean done() {
+                return events.done();
+            }
+
+            @Override
+            public boolean completeAtEnd() {
+                return events.completeAtEnd();
+            }
+        };
     }
 
     private static ProviderException invalid(String message) {

@@ -251,6 +251,22 @@ class VertexAdapterTest {
     }
 
     @Test
+    void aTokenQuotedByTheProviderIsCutFromTheMessage() throws Exception {
+        VertexAdapter adapter = adapter();
+        ProviderTarget target = target(CLAUDE, key());
+        complete(adapter, target);
+        String token = sim.google().lastIssuedToken();
+        sim.account("v").enqueue(Behavior.status(400, "{\"type\":\"error\",\"error\":{\"type\":"
+                + "\"invalid_request_error\",\"message\":\"bad header: token " + token + "\"}}"));
+
+        ProviderException failure = fails(adapter, target, TIMEOUT);
+
+        assertEquals(FailureKind.INVALID_REQUEST, failure.failure().kind());
+        assertFalse(failure.getMessage().contains(token), failure.getMessage());
+        assertTrue(failure.getMessage().contains("bad header"), failure.getMessage());
+    }
+
+    @Test
     void noTokenInToString() throws Exception {
         VertexAdapter adapter = adapter();
         complete(adapter, target(CLAUDE, key()));
