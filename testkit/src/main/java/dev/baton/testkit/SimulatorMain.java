@@ -96,6 +96,9 @@ public final class SimulatorMain {
         System.out.println("  POST " + accountApi + "/fail-for  {\"duration_ms\":10000,\"behavior\":{\"type\":\"server_error\"}}");
         System.out.println("  GET  " + accountApi + "/requests");
         System.out.println("  POST " + base + "/__sim/reset");
+        System.out.println("  POST " + base + "/__sim/google/expire-tokens");
+        System.out.println("  POST " + base + "/__sim/google/fail-token-requests  {\"count\":3,\"status\":503}");
+        System.out.println("  PUT  " + base + "/__sim/google/token-lifetime       {\"seconds\":60}");
         System.out.println("Behavior types and fields: docs/testkit.md");
         new CountDownLatch(1).await();
     }

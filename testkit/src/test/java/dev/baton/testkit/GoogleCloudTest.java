@@ -161,6 +161,25 @@ class GoogleCloudTest {
         assertEquals("chat.completion", json(ok.body()).getString("object"));
     }
 
+    @Test
+    void gameDaysDriveTheTokenEndpointThroughTheControlApi() throws Exception {
+        String token = issue();
+        String url = sim.vertexBaseUrl("v") + "/endpoints/openapi/chat/completions";
+        String control = "http://127.0.0.1:" + sim.simulator().port() + "/__sim/google/";
+
+        assertEquals(200, client.send(HttpRequest.newBuilder(URI.create(control + "expire-tokens"))
+                .POST(HttpRequest.BodyPublishers.noBody()).build()).statusCode());
+        assertEquals(401, client.send(post(url, Client.chatBody("google/gemini-2.5-flash", false, false), token))
+                .statusCode());
+        assertEquals(200, client.send(post(control + "fail-token-requests", "{\"count\":1,\"status\":503}", null))
+                .statusCode());
+        JsonObject key = key(sim.google().writeServiceAccountKey(dir.resolve("game.json")));
+        assertEquals(503, token(assertion(key, GoogleCloud.CLOUD_PLATFORM, Instant.now())).statusCode());
+        assertEquals(200, token(assertion(key, GoogleCloud.CLOUD_PLATFORM, Instant.now())).statusCode());
+        assertEquals(400, client.send(post(control + "fail-token-requests", "{\"count\":1,\"status\":200}", null))
+                .statusCode());
+    }
+
     // ---------------------------------------------------------------- the Gemini API
 
     @Test
