@@ -239,15 +239,21 @@ class VertexAdapterTest {
 
     @Test
     void aFailedRefreshIsRetriedAndTheValidTokenKeepsServing() throws Exception {
-        sim.google().tokenLifetime(Duration.ofSeconds(4));
+        sim.google().tokenLifetime(Duration.ofSeconds(8)); // refreshed at 6 s, sent until 7.2 s
         VertexAdapter adapter = adapter();
         ProviderTarget target = target(CLAUDE, key());
         complete(adapter, target);
+        String first = sim.google().lastIssuedToken();
         sim.google().failTokenRequests(1, 400);
 
-        assertTrue(sim.google().awaitTokenRequests(3, Duration.ofSeconds(10)), "the refresh failed once, then again");
+        assertTrue(sim.google().awaitTokenRequests(2, Duration.ofSeconds(10)), "the refresh was tried and failed");
         complete(adapter, target);
-        assertEquals(2, sim.account("v").requestCount());
+        assertEquals(Optional.of("Bearer " + first), sim.account("v").lastRequest().header("authorization"),
+                "the token still valid served while the refresher failed");
+        assertTrue(sim.google().awaitTokenRequests(3, Duration.ofSeconds(5)), "the refresh was tried again");
+        complete(adapter, target);
+        assertFalse(sim.account("v").lastRequest().header("authorization").orElseThrow().contains(first));
+        assertEquals(3, sim.account("v").requestCount());
     }
 
     @Test
