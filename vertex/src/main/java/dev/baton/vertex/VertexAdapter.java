@@ -15,8 +15,10 @@ import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
 import dev.baton.spi.ProviderTarget;
 import dev.baton.spi.ProviderTransport;
+import dev.baton.spi.ProviderTransport.Event;
 import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.spi.ProviderTransport.ResponseHeaders;
+import dev.baton.spi.ProviderTransport.StreamEvents;
 import dev.baton.wire.OpenAiShape;
 import jakarta.json.JsonObject;
 import jakarta.json.spi.JsonProvider;
@@ -24,12 +26,14 @@ import jakarta.json.spi.JsonProvider;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -142,7 +146,7 @@ public final class VertexAdapter implements ProviderAdapter, AutoCloseable {
     /** Where one request goes and how its answer reads: Claude's rawPredict, or the OpenAI-compatible endpoint. */
     private record Route(boolean claude, String path, JsonObject wire, boolean stream,
                          Function<JsonObject, JsonObject> answer,
-                         java.util.function.Supplier<ProviderTransport.StreamEvents> events) {
+                         Supplier<StreamEvents> events) {
 
         Request request(URI base, ProviderTarget target, String token) {
             Map<String, String> auth = Map.of("authorization", "Bearer " + token);
@@ -217,10 +221,10 @@ public final class VertexAdapter implements ProviderAdapter, AutoCloseable {
     }
 
     /** A stream's events whose error events never quote {@code token}. */
-    private static ProviderTransport.StreamEvents withoutToken(ProviderTransport.StreamEvents events, String token) {
-        return new ProviderTransport.StreamEvents() {
+    private static StreamEvents withoutToken(StreamEvents events, String token) {
+        return new StreamEvents() {
             @Override
-            public java.util.List<JsonObject> onEvent(ProviderTransport.Event event) {
+            public List<JsonObject> onEvent(Event event) {
                 try {
                     return events.onEvent(event);
                 } catch (ProviderException e) {

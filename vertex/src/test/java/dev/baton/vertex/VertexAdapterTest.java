@@ -221,6 +221,40 @@ class VertexAdapterTest {
     }
 
     @Test
+    void aCallCancelledWhileItsTokenIsOnItsWaySendsNothing() throws Exception {
+        sim.google().tokenDelay(Duration.ofMillis(500));
+        VertexAdapter adapter = adapter();
+        ProviderTarget target = target(CLAUDE, key());
+
+        adapter.complete(target, body(false), TIMEOUT).cancel(true);
+        adapter.stream(target, body(true), TIMEOUT).subscribe(new Flow.Subscriber<>() {
+            @Override
+            public void onSubscribe(Flow.Subscription s) {
+                s.request(1);
+                s.cancel();
+            }
+
+            @Override
+            public void onNext(JsonObject item) {
+            }
+
+            @Override
+            public void onError(Throwable t) {
+            }
+
+            @Override
+            public void onComplete() {
+            }
+        });
+
+        assertTrue(sim.google().awaitTokenRequests(1, TIMEOUT));
+        Thread.sleep(1000); // the token arrived meanwhile
+        assertEquals(0, sim.account("v").requestCount());
+        complete(adapter, target);
+        assertEquals(1, sim.account("v").requestCount());
+    }
+
+    @Test
     void tokensAreRefreshedBeforeTheyExpireWithoutAnyRequest() throws Exception {
         sim.google().tokenLifetime(Duration.ofSeconds(2));
         VertexAdapter adapter = adapter();
