@@ -85,8 +85,11 @@ final class AccessTokens implements AutoCloseable {
         sources.values().forEach(source -> source.failWaiters(closed));
     }
 
-    /** A token and when to stop sending it; its value is never shown. */
-    record Token(String value, long usableUntilNanos) {
+    /**
+     * A token, when to stop sending it, and the project its credentials bill quota to ({@code null}: the resource's
+     * own), which user credentials from ADC carry; its value is never shown.
+     */
+    record Token(String value, long usableUntilNanos, String quotaProject) {
 
         boolean usable() {
             return System.nanoTime() - usableUntilNanos < 0;
@@ -104,7 +107,7 @@ final class AccessTokens implements AutoCloseable {
         private final Path file;
         private volatile Token token;
         private volatile ProviderFailure failure;
-        private final List<CompletableFuture<String>> waiters = new ArrayList<>(); // guarded by this
+        private final List<CompletableFuture<Token>> waiters = new ArrayList<>(); // guarded by this
         // Read and written on the refresher thread only.
         private GoogleCredentials credentials;
         private int failures;
@@ -121,16 +124,16 @@ final class AccessTokens implements AutoCloseable {
          * when the token ran out and the refresher cannot get a new one: {@code credential} when Google refused the
          * credentials or they cannot be read, {@code connection} when its token endpoint could not be reached.
          */
-        CompletableFuture<String> token(Duration wait) {
+        CompletableFuture<Token> token(Duration wait) {
             Token current = token;
             if (current != null && current.usable()) {
-                return CompletableFuture.completedFuture(current.value());
+                return CompletableFuture.completedFuture(current);
             }
-            CompletableFuture<String> waiter = new CompletableFuture<>();
+            CompletableFuture<Token> waiter = new CompletableFuture<>();
             synchronized (this) {
                 current = token;
                 if (current != null && current.usable()) {
-                    return CompletableFuture.completedFuture(current.value());
+                    return CompletableFuture.completedFuture(current);
                 }
                 ProviderFailure failed = failure;
                 if (failed != null) {
@@ -194,8 +197,9 @@ final class AccessTokens implements AutoCloseable {
                 // Stop sending it a little before Google would (clock skew, the time a request takes to arrive).
                 Duration margin = life.dividedBy(10).compareTo(Duration.ofMinutes(1)) < 0 ? life.dividedBy(10)
                         : Duration.ofMinutes(1);
-                Token fresh = new Token(fetched.getTokenValue(), System.nanoTime() + life.minus(margin).toNanos());
-                List<CompletableFuture<String>> waiting;
+                Token fresh = new Token(fetched.getTokenValue(), System.nanoTime() + life.minus(margin).toNanos(),
+                        credentials.getQuotaProjectId());
+                List<CompletableFuture<Token>> waiting;
                 synchronized (this) {
                     token = fresh;
                     failure = null;
@@ -207,7 +211,7 @@ final class AccessTokens implements AutoCloseable {
                             name(), failures);
                 }
                 failures = 0;
-                waiting.forEach(w -> w.complete(fresh.value()));
+                waiting.forEach(w -> w.complete(fresh));
                 schedule(life.multipliedBy(3).dividedBy(4));
             } catch (IOException | RuntimeException e) {
                 failures++;
@@ -222,8 +226,8 @@ final class AccessTokens implements AutoCloseable {
                 long factor = 1L << Math.min(failures - 1, 6);
                 Duration retry = FIRST_RETRY.multipliedBy(factor).compareTo(MAX_RETRY) < 0
                         ? FIRST_RETRY.multipliedBy(factor) : MAX_RETRY;
-                LOG.log(failures == 1 ? Level.WARNING : Level.DEBUG, "vertex: {0}: {1}; trying again in {2} s"
-                        + " (attempt {3})", name(), failed.message(), retry.toSeconds(), failures);
+                LOG.log(failures == 1 ? Level.WARNING : Level.DEBUG, "vertex: {0}; trying again in {1} s (attempt {2})",
+                        failed.message(), retry.toSeconds(), failures);
                 schedule(retry);
             }
         }
@@ -260,7 +264,7 @@ final class AccessTokens implements AutoCloseable {
         }
 
         private void failWaiters(ProviderException error) {
-            List<CompletableFuture<String>> waiting;
+            List<CompletableFuture<Token>> waiting;
             synchronized (this) {
                 waiting = List.copyOf(waiters);
                 waiters.clear();

@@ -15,7 +15,7 @@ final class AfterToken {
     private AfterToken() {
     }
 
-    static <T> Flow.Publisher<T> stream(CompletableFuture<String> token, Function<String, Flow.Publisher<T>> open) {
+    static <K, T> Flow.Publisher<T> stream(CompletableFuture<K> token, Function<K, Flow.Publisher<T>> open) {
         if (token.isDone() && !token.isCompletedExceptionally()) {
             return open.apply(token.join()); // the usual case: no relay
         }

@@ -80,7 +80,7 @@ public final class VertexAdapter implements ProviderAdapter, AutoCloseable {
             return CompletableFuture.failedFuture(e);
         }
         AccessTokens.Source source = tokens.source(target.settings().get(VertexAdapterFactory.CREDENTIALS_FILE));
-        CompletableFuture<String> token = source.token(headersTimeout);
+        CompletableFuture<AccessTokens.Token> token = source.token(headersTimeout);
         CompletableFuture<JsonObject> answer = new CompletableFuture<>();
         AtomicReference<CompletableFuture<JsonObject>> sent = new AtomicReference<>();
         token.whenComplete((value, error) -> {
@@ -93,7 +93,7 @@ public final class VertexAdapter implements ProviderAdapter, AutoCloseable {
             }
             CompletableFuture<JsonObject> exchange = http.json(target.baseUrls(),
                     base -> route.request(base, target, value), headersTimeout,
-                    (status, text, headers) -> failure(route, source, value, status, text, headers));
+                    (status, text, headers) -> failure(route, source, value.value(), status, text, headers));
             sent.set(exchange);
             exchange.whenComplete((result, failed) -> {
                 if (failed != null) {
@@ -133,8 +133,8 @@ public final class VertexAdapter implements ProviderAdapter, AutoCloseable {
         AccessTokens.Source source = tokens.source(target.settings().get(VertexAdapterFactory.CREDENTIALS_FILE));
         return AfterToken.stream(source.token(headersTimeout), value -> http.stream(target.baseUrls(),
                 base -> route.request(base, target, value), headersTimeout,
-                (status, text, headers) -> failure(route, source, value, status, text, headers),
-                () -> withoutToken(route.events.get(), value)));
+                (status, text, headers) -> failure(route, source, value.value(), status, text, headers),
+                () -> withoutToken(route.events.get(), value.value())));
     }
 
     /** Stops the token refresher; the adapter serves no more requests. */
@@ -148,8 +148,12 @@ public final class VertexAdapter implements ProviderAdapter, AutoCloseable {
                          Function<JsonObject, JsonObject> answer,
                          Supplier<StreamEvents> events) {
 
-        Request request(URI base, ProviderTarget target, String token) {
-            Map<String, String> auth = Map.of("authorization", "Bearer " + token);
+        Request request(URI base, ProviderTarget target, AccessTokens.Token token) {
+            Map<String, String> auth = new LinkedHashMap<>();
+            auth.put("authorization", "Bearer " + token.value());
+            if (token.quotaProject() != null) {
+                auth.put("x-goog-user-project", token.quotaProject()); // as Google's clients send it
+            }
             URI uri = URI.create(base + path);
             if (!claude) {
                 return OpenAiProtocol.request(uri, wire, stream, auth, target.headers());

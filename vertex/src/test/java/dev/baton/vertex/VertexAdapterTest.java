@@ -107,6 +107,7 @@ class VertexAdapterTest {
         assertEquals("vertex-2023-10-16", request.json().getString("anthropic_version"));
         assertEquals(Optional.of("Bearer " + sim.google().lastIssuedToken()), request.header("authorization"));
         assertEquals(Optional.empty(), request.header("x-api-key"));
+        assertEquals(Optional.empty(), request.header("x-goog-user-project"));
     }
 
     @Test
@@ -127,6 +128,17 @@ class VertexAdapterTest {
         assertEquals("/v/v1/projects/sim-project/locations/us-east5/endpoints/openapi/chat/completions",
                 request.path());
         assertEquals("google/gemini-2.5-flash", request.json().getString("model"));
+    }
+
+    @Test
+    void theQuotaProjectOfTheCredentialsIsSentAsGooglesClientsSendIt() throws Exception {
+        Path key = key();
+        Files.writeString(key, Files.readString(key).replace("{\"type\"", "{\"quota_project_id\":\"billing-project\","
+                + "\"type\""));
+
+        complete(adapter(), target("gemini-2.5-flash", key));
+
+        assertEquals(Optional.of("billing-project"), sim.account("v").lastRequest().header("x-goog-user-project"));
     }
 
     @Test
@@ -312,7 +324,7 @@ class VertexAdapterTest {
         complete(adapter, target(CLAUDE, key()));
         String token = sim.google().lastIssuedToken();
 
-        assertFalse(new AccessTokens.Token(token, 0).toString().contains(token));
+        assertFalse(new AccessTokens.Token(token, 0, null).toString().contains(token));
         assertFalse(adapter.toString().contains(token));
     }
 
