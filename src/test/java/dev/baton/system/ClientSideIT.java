@@ -27,9 +27,12 @@ abstract class ClientSideIT {
 
     Gateway gateway;
 
+    /** Unless the class's deployment already started it (a deployment that needs the simulator's own keys). */
     @BeforeAll
     static void startSimulator() {
-        simulator = ProviderSimulator.start(Ports.simulator());
+        if (simulator == null) {
+            simulator = ProviderSimulator.start(Ports.simulator());
+        }
     }
 
     @AfterAll

@@ -23,6 +23,26 @@ final class Deployments {
         return renamed(name, WAR_PROPERTY, "../../war-sample/target/baton-sample.war");
     }
 
+    /**
+     * {@code war} with the optional cloud provider modules ({@code baton-bedrock}, {@code baton-vertex}) and what they
+     * need in {@code WEB-INF/lib}, as an application adds them: the jars the build copied beside the tests, less those
+     * the WAR already holds.
+     */
+    static WebArchive withCloudModules(WebArchive war) {
+        File[] jars = new File(System.getProperty("baton.cloud.libs", "target/cloud-libs"))
+                .listFiles((dir, name) -> name.endsWith(".jar"));
+        if (jars == null || jars.length == 0) {
+            throw new IllegalStateException("No cloud module jars found; build them first (mvn -pl system-tests/liberty "
+                    + "-am verify copies them) or set -Dbaton.cloud.libs");
+        }
+        for (File jar : jars) {
+            if (war.get("/WEB-INF/lib/" + jar.getName()) == null) {
+                war.addAsLibrary(jar);
+            }
+        }
+        return war;
+    }
+
     /** The example application ({@code example-app}), renamed. */
     static WebArchive example(String name) {
         return renamed(name, "baton.example.war", "../../example-app/target/baton-example.war");

@@ -122,12 +122,25 @@ final class Gateway implements AutoCloseable {
 
     /** Puts both demo connections back in rotation, healthy and unparked, through the operator endpoint. */
     void restoreConnections() {
-        for (String connection : List.of("primary", "standby")) {
+        restoreConnections("primary", "standby");
+    }
+
+    /** Puts {@code connections} back in rotation (parked or ejected), with the admin key. */
+    void restoreConnections(String... connections) {
+        for (String connection : connections) {
             HttpResponse<String> response = send(HttpRequest.newBuilder(uri("v1/connections/" + connection + "/restore"))
                     .timeout(TIMEOUT).header("Authorization", "Bearer " + ADMIN_KEY)
                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, response.statusCode(), response::body);
         }
+    }
+
+    /** {@code GET path} with the admin key, as JSON; must answer 200. */
+    JsonObject admin(String path) {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri(path)).timeout(TIMEOUT)
+                .header("Authorization", "Bearer " + ADMIN_KEY).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), () -> path + ": " + response.body());
+        return json(response.body());
     }
 
     /** The record of a request, from {@code GET v1/requests/{id}}, read with the sample's key. */

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * Baton refused the request itself, before calling any provider: bad body, unknown model, route
- * or fallback, a caller not allowed, a budget that cannot take it. Never retryable (a budget says in
+ * or fallback, no connection for a model's vendor, a caller not allowed, a budget that cannot take it. Never retryable (a budget says in
  * {@link #retryAfter()} when it is whole again), never failed over.
  */
 public final class RequestRejectedException extends FailoverException {
@@ -48,7 +48,23 @@ public final class RequestRejectedException extends FailoverException {
 
     /** 404: {@code model} names neither a route nor a model any connection serves. */
     public static RequestRejectedException unknownModel(String model) {
+        return unknownModel(model, null);
+    }
+
+    /** 404: as {@link #unknownModel(String)}, with {@code hint} (a sentence, or {@code null}) on what would serve it. */
+    public static RequestRejectedException unknownModel(String model, String hint) {
         return new RequestRejectedException("The model `" + model + "` is not a route or a model any configured "
-                + "connection serves.", 404, "invalid_request_error", "model_not_found", "model");
+                + "connection serves." + (hint == null ? "" : " " + hint), 404, "invalid_request_error",
+                "model_not_found", "model");
+    }
+
+    /**
+     * 503 {@code no_provider_connected}: {@code model} is written {@code vendor/model} and no connection serves that
+     * vendor's models. Retrying cannot help; a connection for the vendor can.
+     */
+    public static RequestRejectedException noProviderConnected(String model, String vendor) {
+        return new RequestRejectedException("No configured connection serves " + vendor + "'s models, so `" + model
+                + "` cannot be called; add a connection whose provider serves " + vendor + " (or list " + vendor
+                + " in a connection's vendors).", 503, "service_unavailable_error", "no_provider_connected", "model");
     }
 }

@@ -49,11 +49,12 @@ public interface ProviderAdapterFactory {
     }
 
     /**
-     * The vendors whose models a connection of this provider serves unless it names its own
+     * The vendors whose models a connection of this provider at {@code baseUrl} serves unless it names its own
      * ({@code baton.connections.<name>.vendors}): {@code anthropic} for Anthropic's API, several for a cloud that hosts
-     * many vendors' models. A request naming {@code vendor/model} can go to every connection that serves the vendor.
+     * many vendors' models, none for a host whose models only its operator knows. A request naming
+     * {@code vendor/model} can go to every connection that serves the vendor.
      */
-    default Set<String> vendors() {
+    default Set<String> vendors(URI baseUrl) {
         return Set.of();
     }
 
@@ -65,6 +66,14 @@ public interface ProviderAdapterFactory {
      */
     default Optional<String> modelId(String vendor, String model, Map<String, String> settings) {
         return Optional.of(model);
+    }
+
+    /**
+     * The {@code vendor/model} ids this provider has an id of its own for (a cloud's model table): with Baton's price
+     * list and what the configuration names, the ids a request may name. Empty by default.
+     */
+    default Set<String> knownModels() {
+        return Set.of();
     }
 
     /** The adapter for every connection of this provider. Called once, after the configuration was read. */

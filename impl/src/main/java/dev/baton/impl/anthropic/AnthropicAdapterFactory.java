@@ -22,7 +22,7 @@ public final class AnthropicAdapterFactory implements ProviderAdapterFactory {
     }
 
     @Override
-    public Set<String> vendors() {
+    public Set<String> vendors(URI baseUrl) {
         return Set.of("anthropic");
     }
 

@@ -5,6 +5,7 @@ import dev.baton.spi.ConnectionKey;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderAdapterFactory;
 
+import java.net.URI;
 import java.util.Set;
 
 /**
@@ -31,7 +32,7 @@ public final class AzureOpenAiAdapterFactory implements ProviderAdapterFactory {
     }
 
     @Override
-    public Set<String> vendors() {
+    public Set<String> vendors(URI baseUrl) {
         return Set.of("openai");
     }
 

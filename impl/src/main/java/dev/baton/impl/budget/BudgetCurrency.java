@@ -31,7 +31,7 @@ final class BudgetCurrency {
         Map<String, TreeSet<String>> byCurrency = new TreeMap<>();
         TreeSet<String> unpriced = new TreeSet<>();
         for (ConnectionConfig c : config.connections()) {
-            for (String model : c.models()) {
+            for (String model : c.modelIds().keySet()) {
                 Optional<ModelPrice> price = config.price(model);
                 if (price.isPresent()) {
                     byCurrency.computeIfAbsent(price.get().currency(), x -> new TreeSet<>()).add(model);

@@ -1,6 +1,7 @@
 package dev.baton.impl.config;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,9 +34,16 @@ public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteC
         models = Map.copyOf(models);
     }
 
-    /** The configured profile of {@code model}, or an unrestricted one. */
+    /**
+     * The configured profile of {@code model}, or an unrestricted one. A {@code vendor/model} id without a profile of its
+     * own has that of the model's bare name, if one is configured.
+     */
     public ModelProfile model(String model) {
-        return models.getOrDefault(model, ModelProfile.unknown(model));
+        ModelProfile profile = models.get(model);
+        if (profile == null && model.indexOf('/') > 0) {
+            profile = models.get(model.substring(model.indexOf('/') + 1));
+        }
+        return profile != null ? profile : ModelProfile.unknown(model);
     }
 
     /**
@@ -43,8 +51,8 @@ public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteC
      * built-in list's, else none (an unpriced model).
      */
     public Optional<ModelPrice> price(String model) {
-        ModelProfile profile = models.get(model);
-        if (profile != null && profile.price() != null) {
+        ModelProfile profile = model(model);
+        if (profile.price() != null) {
             return Optional.of(profile.price());
         }
         return PriceList.builtIn().price(model);
@@ -54,9 +62,16 @@ public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteC
         return connections.stream().filter(c -> c.name().equals(name)).findFirst();
     }
 
-    /** The connections that serve {@code model}, in configured order. */
+    /** The connections that serve {@code model}: by {@code priority}, then in configured order. */
     public List<ConnectionConfig> servingModel(String model) {
-        return connections.stream().filter(c -> c.models().contains(model)).toList();
+        return connections.stream().filter(c -> c.serves(model))
+                .sorted(Comparator.comparingInt(ConnectionConfig::priority)).toList();
+    }
+
+    /** Whether any connection serves {@code vendor}'s models as {@code vendor/model}. */
+    public boolean servesVendor(String vendor) {
+        return connections.stream().anyMatch(c -> c.vendors().contains(vendor)
+                || c.modelIds().keySet().stream().anyMatch(m -> m.startsWith(vendor + "/")));
     }
 
     /**

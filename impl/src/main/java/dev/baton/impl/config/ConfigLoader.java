@@ -49,8 +49,11 @@ public final class ConfigLoader {
     /** The keys every connection has; a provider adds its own ({@link ProviderAdapterFactory#connectionKeys()}). */
     private static final Set<String> CONNECTION_KEYS = Set.of("provider", "base-url", "alternate-base-urls", "api-key",
             "models", "eject-after", "eject-after-credential", "cool-off", "max-cool-off", "probe", "probe-interval",
-            "max-probe-interval", "max-concurrent", "rate-limit", "budget");
+            "max-probe-interval", "max-concurrent", "rate-limit", "budget", "vendors", "priority");
     private static final String HEADERS = "headers.";
+    /** {@code model-ids.<model>}: the provider's id for a model a request names, over the provider's own table. */
+    private static final String MODEL_IDS = "model-ids.";
+    private static final Pattern VENDOR = Pattern.compile("[a-z0-9][a-z0-9._-]*");
     private static final Set<String> POLICY_KEYS = Set.of("deadline", "attempt-timeout", "first-token-timeout",
             "stream-idle-timeout", "same-target-retries", "retry-backoff", "retry-backoff-max", "max-wait", "degraded",
             "balance");
@@ -77,10 +80,12 @@ public final class ConfigLoader {
         this.config = config;
         Set<String> attributes = new TreeSet<>(CONNECTION_KEYS);
         attributes.add(HEADERS);
+        attributes.add(MODEL_IDS);
         for (ProviderAdapterFactory provider : providers) {
             this.providers.put(provider.id(), provider);
             for (ConnectionKey key : provider.connectionKeys()) {
-                if (CONNECTION_KEYS.contains(key.name()) || HEADERS.equals(key.name() + ".")) {
+                if (CONNECTION_KEYS.contains(key.name()) || HEADERS.equals(key.name() + ".")
+                        || MODEL_IDS.equals(key.name() + ".")) {
                     problems.add("provider '" + provider.id() + "' (" + provider.getClass().getName()
                             + ") declares the connection key '" + key.name() + "', which every connection has");
                 }
@@ -107,6 +112,8 @@ public final class ConfigLoader {
         for (String name : connectionNames) {
             connection(name).ifPresent(connections::add);
         }
+        Map<String, ModelProfile> models = ModelProfiles.load(config, keys, problems);
+        connections = servingVendors(connections, models.keySet());
         RoutePolicy defaults = policy(DEFAULTS, RoutePolicy.DEFAULT);
         List<String> routeNames = names(ROUTES, keys);
         Map<String, RouteConfig> routes = new LinkedHashMap<>();
@@ -122,7 +129,6 @@ public final class ConfigLoader {
         long maxResponse = integer("baton.limits.max-response-bytes", 8 * 1024 * 1024, 1024, Integer.MAX_VALUE);
         Duration maxStream = duration("baton.limits.max-stream-duration", Duration.ofMinutes(10),
                 Duration.ofSeconds(1), Duration.ofHours(24));
-        Map<String, ModelProfile> models = ModelProfiles.load(config, keys, problems);
         var records = new BatonConfig.RecordsConfig(
                 read("baton.records.store", raw -> {
                     if (!raw.equals("memory") && !raw.equals("jdbc")) {
@@ -388,9 +394,6 @@ public final class ConfigLoader {
                     + providers.keySet() + source(p + "provider"));
         }
         List<String> models = string(p + "models").map(ConfigLoader::list).orElse(List.of());
-        if (models.isEmpty()) {
-            problems.add(p + "models: required, a comma-separated list of the models this connection serves");
-        }
         Map<String, String> settings = new TreeMap<>();
         Map<String, Map<String, String>> modelSettings = new TreeMap<>();
         providerKeys(p, provider, factory, models, settings, modelSettings);
@@ -404,6 +407,14 @@ public final class ConfigLoader {
             }
         } else {
             baseUrl = baseUrl(p + "base-url", base);
+        }
+        Set<String> vendors = vendors(p, factory, baseUrl);
+        Map<String, String> modelIds = new LinkedHashMap<>();
+        models.forEach(m -> modelIds.put(m, m));
+        modelIds.putAll(modelIdOverrides(p));
+        if (modelIds.isEmpty() && vendors.isEmpty()) {
+            problems.add(p + "models: required, a comma-separated list of the models this connection serves (or "
+                    + p + "vendors, for a provider that serves none by default)");
         }
         List<URI> alternates = new ArrayList<>();
         for (String alternate : string(p + "alternate-base-urls").map(ConfigLoader::list).orElse(List.of())) {
@@ -456,7 +467,85 @@ public final class ConfigLoader {
             return Optional.empty();
         }
         return Optional.of(new ConnectionConfig(name, provider, baseUrl, apiKey == null ? "" : apiKey, models,
-                headers, health, alternates, settings, modelSettings, limits));
+                headers, health, alternates, settings, modelSettings, limits, vendors,
+                integer(p + "priority", 0, -1000, 1000), modelIds, secretSettings(factory)));
+    }
+
+    /** The settings of {@code factory}'s keys that hold credentials. */
+    private static Set<String> secretSettings(ProviderAdapterFactory factory) {
+        Set<String> names = new TreeSet<>();
+        if (factory != null) {
+            factory.connectionKeys().stream().filter(ConnectionKey::secret).forEach(k -> names.add(k.setting()));
+        }
+        return names;
+    }
+
+    /** {@code vendors}: the vendors whose {@code vendor/model} ids the connection serves; its provider's by default. */
+    private Set<String> vendors(String p, ProviderAdapterFactory factory, URI baseUrl) {
+        Optional<List<String>> configured = string(p + "vendors").map(ConfigLoader::list);
+        if (configured.isEmpty()) {
+            return factory == null || baseUrl == null ? Set.of() : factory.vendors(baseUrl);
+        }
+        if (configured.get().equals(List.of("none"))) {
+            return Set.of();
+        }
+        Set<String> vendors = new TreeSet<>();
+        for (String vendor : configured.get()) {
+            if (VENDOR.matcher(vendor).matches()) {
+                vendors.add(vendor);
+            } else {
+                problems.add(p + "vendors: '" + vendor + "' is not a vendor name (lower-case letters, digits, '.', '_'"
+                        + " or '-'), nor is the list 'none'" + source(p + "vendors"));
+            }
+        }
+        return vendors;
+    }
+
+    /** {@code model-ids.<model>}: what the connection sends for a model a request names, in key order. */
+    private Map<String, String> modelIdOverrides(String p) {
+        Map<String, String> ids = new TreeMap<>();
+        for (String key : keys) {
+            if (key.startsWith(p + MODEL_IDS)) {
+                String model = key.substring((p + MODEL_IDS).length());
+                String id = string(key).orElse("");
+                if (id.isEmpty() || id.chars().anyMatch(ch -> ch <= ' ')) {
+                    problems.add(key + ": the id the provider knows " + model + " by, without spaces or control "
+                            + "characters, but was '" + id + "'" + source(key));
+                } else {
+                    ids.put(model, id);
+                }
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Adds to every connection the known {@code vendor/model} ids of its vendors that its provider has an id for. Known:
+     * the built-in price list's, the configured providers' {@code knownModels()}, and those any connection lists or
+     * maps, or {@code baton.models.*} describes.
+     */
+    private List<ConnectionConfig> servingVendors(List<ConnectionConfig> connections, Set<String> profiled) {
+        Set<String> known = new TreeSet<>(PriceList.builtIn().prices().keySet());
+        connections.forEach(c -> known.addAll(c.modelIds().keySet()));
+        connections.stream().map(c -> providers.get(c.provider())).distinct()
+                .forEach(factory -> known.addAll(factory.knownModels()));
+        known.addAll(profiled);
+        known.removeIf(m -> m.indexOf('/') <= 0);
+        List<ConnectionConfig> result = new ArrayList<>();
+        for (ConnectionConfig c : connections) {
+            ProviderAdapterFactory factory = providers.get(c.provider());
+            Map<String, String> more = new LinkedHashMap<>();
+            for (String model : known) {
+                int slash = model.indexOf('/');
+                String vendor = model.substring(0, slash);
+                if (!c.serves(model) && c.vendors().contains(vendor)) {
+                    factory.modelId(vendor, model.substring(slash + 1), c.settings())
+                            .ifPresent(id -> more.put(model, id));
+                }
+            }
+            result.add(more.isEmpty() ? c : c.servingAlso(more));
+        }
+        return result;
     }
 
     /**
@@ -564,9 +653,11 @@ public final class ConfigLoader {
                 if (connection.isEmpty()) {
                     problems.add(key + ": '" + entry + "' names the connection '" + ref.connection()
                             + "', which is not configured (or is invalid)" + source(key));
-                } else if (!connection.get().models().contains(ref.model())) {
-                    problems.add(key + ": '" + entry + "' names the model '" + ref.model() + "', which is not in "
-                            + CONNECTIONS + "." + ref.connection() + ".models " + connection.get().models() + source(key));
+                } else if (!connection.get().serves(ref.model())) {
+                    problems.add(key + ": '" + entry + "' names the model '" + ref.model() + "', which the connection '"
+                            + ref.connection() + "' does not serve: it is not in its models " + connection.get().models()
+                            + ", its model-ids, nor a known model of its vendors " + new TreeSet<>(connection.get().vendors())
+                            + source(key));
                 } else if (targets.contains(ref)) {
                     problems.add(key + ": '" + target + "' is listed twice" + source(key));
                 } else {

@@ -1,9 +1,14 @@
 package dev.baton.impl.config;
 
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -21,11 +26,19 @@ import java.util.stream.Collectors;
  *                 {@code dev.baton.spi.ConnectionKey}); empty for most providers
  * @param modelSettings the provider's per-model keys' values: model, then setting name
  * @param limits   its local concurrency and rate limits
+ * @param vendors  the vendors whose models it serves as {@code vendor/model} ({@code vendors}, else its provider's)
+ * @param priority its place among the connections serving a model a request names: lower first, then configured order
+ * @param modelIds every model a request may name for it, to the id sent to the provider: its {@code models} as they
+ *                 are, its {@code model-ids.*}, and the known {@code vendor/model} ids of its vendors that its
+ *                 provider has an id for; in that order
+ * @param secretSettings the names of the {@code settings} that hold credentials (a cloud's secret key): redacted
+ *                 wherever provider text reaches a log, a record or an error, as {@code apiKey} is
  */
 public record ConnectionConfig(String name, String provider, URI baseUrl, String apiKey, List<String> models,
                                Map<String, String> headers, HealthPolicy health, List<URI> alternateBaseUrls,
                                Map<String, String> settings, Map<String, Map<String, String>> modelSettings,
-                               ConnectionLimits limits) {
+                               ConnectionLimits limits, Set<String> vendors, int priority, Map<String, String> modelIds,
+                               Set<String> secretSettings) {
 
     public ConnectionConfig {
         models = List.copyOf(models);
@@ -34,6 +47,45 @@ public record ConnectionConfig(String name, String provider, URI baseUrl, String
         settings = Map.copyOf(settings);
         modelSettings = modelSettings.entrySet().stream()
                 .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> Map.copyOf(e.getValue())));
+        vendors = Set.copyOf(vendors);
+        modelIds = Collections.unmodifiableMap(new LinkedHashMap<>(modelIds));
+        secretSettings = Set.copyOf(secretSettings);
+    }
+
+    /** A connection serving its {@code models} by their own names, and no vendor's. */
+    public ConnectionConfig(String name, String provider, URI baseUrl, String apiKey, List<String> models,
+                            Map<String, String> headers, HealthPolicy health, List<URI> alternateBaseUrls,
+                            Map<String, String> settings, Map<String, Map<String, String>> modelSettings,
+                            ConnectionLimits limits) {
+        this(name, provider, baseUrl, apiKey, models, headers, health, alternateBaseUrls, settings, modelSettings, limits,
+                Set.of(), 0, identity(models), Set.of());
+    }
+
+    private static Map<String, String> identity(List<String> models) {
+        Map<String, String> ids = new LinkedHashMap<>();
+        models.forEach(m -> ids.put(m, m));
+        return ids;
+    }
+
+    /** This connection serving {@code modelIds} as well (those it has already keep their id). */
+    ConnectionConfig servingAlso(Map<String, String> more) {
+        Map<String, String> all = new LinkedHashMap<>(modelIds);
+        more.forEach(all::putIfAbsent);
+        return new ConnectionConfig(name, provider, baseUrl, apiKey, models, headers, health, alternateBaseUrls, settings,
+                modelSettings, limits, vendors, priority, all, secretSettings);
+    }
+
+    /** Its credentials: the api-key and the values of its secret settings, for redaction. */
+    public List<String> credentials() {
+        List<String> all = new ArrayList<>();
+        all.add(apiKey);
+        secretSettings.forEach(name -> all.add(settings.get(name)));
+        return all;
+    }
+
+    /** Whether a request may name {@code model} for this connection. */
+    public boolean serves(String model) {
+        return modelIds.containsKey(model);
     }
 
 
@@ -52,6 +104,6 @@ public record ConnectionConfig(String name, String provider, URI baseUrl, String
     public String toString() {
         return "ConnectionConfig[" + name + ", provider=" + provider + ", baseUrl=" + baseUrl
                 + (alternateBaseUrls.isEmpty() ? "" : ", alternateBaseUrls=" + alternateBaseUrls)
-                + ", models=" + models + "]";
+                + ", models=" + models + (vendors.isEmpty() ? "" : ", vendors=" + new TreeSet<>(vendors)) + "]";
     }
 }

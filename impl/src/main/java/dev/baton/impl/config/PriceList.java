@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,7 +13,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * Baton's built-in list of public list prices for common OpenAI and Anthropic models
+ * Baton's built-in list of public list prices for common models, by {@code vendor/model}
  * ({@code prices.properties} beside this class), dated by its {@code as-of} entry. Prices change: the list is a
  * default to check, not a source of truth, and {@code baton.models.<model>.price.*} overrides any entry. Immutable.
  */
@@ -23,10 +24,13 @@ public final class PriceList {
 
     private final LocalDate asOf;
     private final Map<String, ModelPrice> prices;
+    /** The same prices by bare model name ({@code gpt-4o} for {@code openai/gpt-4o}), for requests that name one. */
+    private final Map<String, ModelPrice> byBareName = new HashMap<>();
 
     private PriceList(LocalDate asOf, Map<String, ModelPrice> prices) {
         this.asOf = asOf;
         this.prices = Map.copyOf(prices);
+        prices.forEach((model, price) -> byBareName.putIfAbsent(model.substring(model.indexOf('/') + 1), price));
     }
 
     public static PriceList builtIn() {
@@ -38,8 +42,10 @@ public final class PriceList {
         return asOf;
     }
 
+    /** The price of {@code vendor/model}, or of a bare model name by its vendor's entry. */
     public Optional<ModelPrice> price(String model) {
-        return Optional.ofNullable(prices.get(model));
+        ModelPrice price = prices.get(model);
+        return Optional.ofNullable(price != null || model.indexOf('/') > 0 ? price : byBareName.get(model));
     }
 
     public Map<String, ModelPrice> prices() {
@@ -63,6 +69,9 @@ public final class PriceList {
         for (String model : p.stringPropertyNames()) {
             if (model.equals("as-of") || model.equals("currency")) {
                 continue;
+            }
+            if (model.indexOf('/') <= 0) {
+                throw new IllegalStateException(RESOURCE + ": " + model + " must be written vendor/model");
             }
             List<String> rates = ConfigLoader.list(p.getProperty(model));
             if (rates.size() != 3) {

@@ -50,9 +50,9 @@ public final class Redactor {
 
     private final List<String> secrets;
 
-    /** Redacts every configured connection's key. */
+    /** Redacts every configured connection's credentials: its key and its provider's secret settings. */
     public static Redactor forConnections(Collection<ConnectionConfig> connections) {
-        return new Redactor(connections.stream().map(ConnectionConfig::apiKey).toList());
+        return new Redactor(connections.stream().flatMap(c -> c.credentials().stream()).toList());
     }
 
     public Redactor(Collection<String> secrets) {

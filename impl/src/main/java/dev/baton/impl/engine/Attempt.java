@@ -31,7 +31,7 @@ record Attempt(Candidate candidate, int retry, boolean probe, Instant startedAt,
         var target = candidate.target();
         // An attempt abandoned before any output has no status to report; one that served (or streamed) has 200.
         int status = failure != null ? failure.httpStatus() : abandoned && !afterCommit ? 0 : 200;
-        return new AttemptRecord(candidate.name(), target.connection(), target.provider(), target.model(),
+        return new AttemptRecord(candidate.name(), target.connection(), target.provider(), candidate.model(),
                 candidate.position(), retry, startedAt, latencyMillis, failure == null ? null : failure.kind(), status,
                 failure == null ? null : failure.type(), failure == null ? null : failure.code(),
                 failure == null ? null : redactor.clean(failure.message()), failure == null ? null : failure.retryAfter(),

@@ -87,7 +87,7 @@ final class FailoverLoop {
             return;
         }
         // Held for the dearest target the plan may reach: at most one attempt of a call is ever charged.
-        tab.open(plan.order().stream().map(c -> c.target().model()).toList())
+        tab.open(plan.order().stream().map(Candidate::model).toList())
                 .whenComplete((refused, error) -> resume(error, () -> {
                     if (refused == null) {
                         next();
@@ -140,7 +140,7 @@ final class FailoverLoop {
             return begin(attempt);
         }
         Candidate c = attempt.candidate();
-        tab.beginAttempt(c.target().connection(), c.target().model()).whenComplete((refused, error) -> resume(error,
+        tab.beginAttempt(c.target().connection(), c.model()).whenComplete((refused, error) -> resume(error,
                 () -> {
                     if (refused == null && !finished.get() && begin(attempt)) {
                         return;
@@ -391,7 +391,7 @@ final class FailoverLoop {
     }
 
     ServedBy servedBy(Candidate c) {
-        return new ServedBy(c.target().model(), c.target().provider(), c.target().connection(), c.position(),
+        return new ServedBy(c.model(), c.target().provider(), c.target().connection(), c.position(),
                 resolution.routeName());
     }
 
@@ -400,7 +400,7 @@ final class FailoverLoop {
      * {@code null} when the model is unpriced or there is no usage.
      */
     Cost costOf(Candidate c, JsonObject usage) {
-        return usage == null ? null : ctx.config().price(c.target().model()).map(p -> p.cost(usage)).orElse(null);
+        return usage == null ? null : ctx.config().price(c.model()).map(p -> p.cost(usage)).orElse(null);
     }
 
     /** Milliseconds from admission to now, for first-token times. */

@@ -44,10 +44,8 @@ final class Planner {
     Planner(BatonConfig config) {
         this.config = config;
         for (ConnectionConfig c : config.connections()) {
-            for (String model : c.models()) {
-                targets.put(new TargetRef(c.name(), model), new ProviderTarget(c.name(), c.provider(), c.baseUrl(),
-                        c.apiKey(), model, c.headers(), c.alternateBaseUrls(), c.settings(model)));
-            }
+            c.modelIds().forEach((model, id) -> targets.put(new TargetRef(c.name(), model), new ProviderTarget(c.name(),
+                    c.provider(), c.baseUrl(), c.apiKey(), id, c.headers(), c.alternateBaseUrls(), c.settings(id))));
         }
     }
 
@@ -111,11 +109,12 @@ final class Planner {
                 int tier = route.tier(ref);
                 // Priority keeps today's rule inside a tier (same model before another); balancing treats a tier as one group.
                 int group = policy.balance() == Balance.PRIORITY ? groupOf(chain, tier, ref.model()) : groupOf(chain, tier, null);
-                chain.add(new Candidate(targets.get(ref), chain.size(), group, Pool.tier(name, tier + 1), route.weight(ref)));
+                chain.add(new Candidate(ref.model(), targets.get(ref), chain.size(), group, Pool.tier(name, tier + 1),
+                        route.weight(ref)));
                 models.add(ref.model());
             }
         } else if (config.servingModel(name).isEmpty()) {
-            throw RequestRejectedException.unknownModel(name);
+            throw unserved(name);
         }
         // A route's targets are its whole chain; the caller's fallbacks apply to a named model only.
         List<String> extra = new ArrayList<>(route == null ? List.of(name) : List.of());
@@ -130,11 +129,28 @@ final class Planner {
             }
             models.add(m);
             for (ConnectionConfig c : config.servingModel(m)) {
-                chain.add(new Candidate(targets.get(new TargetRef(c.name(), m)), chain.size(), group));
+                chain.add(new Candidate(m, targets.get(new TargetRef(c.name(), m)), chain.size(), group));
             }
             group++;
         }
         return new Resolution(route != null ? name : null, policy, List.copyOf(chain));
+    }
+
+    /**
+     * Why no connection serves {@code model}: no connection serves its vendor (503 {@code no_provider_connected}), or
+     * none knows the model (404).
+     */
+    private RequestRejectedException unserved(String model) {
+        int slash = model.indexOf('/');
+        if (slash <= 0 || slash == model.length() - 1) {
+            return RequestRejectedException.unknownModel(model);
+        }
+        String vendor = model.substring(0, slash);
+        if (!config.servesVendor(vendor)) {
+            return RequestRejectedException.noProviderConnected(model, vendor);
+        }
+        return RequestRejectedException.unknownModel(model, "No connection serving " + vendor + "'s models knows it: "
+                + "name the provider's id for it in baton.connections.<name>.model-ids." + model + ".");
     }
 
     /**
@@ -162,7 +178,7 @@ final class Planner {
     private static int groupOf(List<Candidate> chain, int tier, String model) {
         int last = -1;
         for (Candidate c : chain) {
-            if (c.pool().tier() == tier + 1 && (model == null || c.target().model().equals(model))) {
+            if (c.pool().tier() == tier + 1 && (model == null || c.model().equals(model))) {
                 return c.group();
             }
             last = Math.max(last, c.group());
@@ -193,7 +209,7 @@ final class Planner {
         List<Candidate> eligible = new ArrayList<>();
         List<FinalError.Skip> skipped = new ArrayList<>();
         for (Candidate c : chain) {
-            String reason = Eligibility.reasonToSkip(config.model(c.target().model()), needs);
+            String reason = Eligibility.reasonToSkip(config.model(c.model()), needs);
             if (reason == null) {
                 eligible.add(c);
             } else {

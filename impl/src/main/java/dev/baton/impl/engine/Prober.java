@@ -23,6 +23,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -191,8 +192,10 @@ public final class Prober implements HealthListener {
     private void send(String connection, ConnectionHealth health) {
         ConnectionConfig config = ctx.config().connections().stream().filter(c -> c.name().equals(connection))
                 .findFirst().orElseThrow();
-        String model = config.models().stream().filter(m -> !health.availability(m).deprioritised()).findFirst()
-                .orElse(config.models().get(0));
+        // The ids the provider knows, in configured order: its listed models first, then its vendors' it has ids for.
+        Collection<String> ids = config.modelIds().values();
+        String model = ids.stream().filter(m -> !health.availability(m).deprioritised()).findFirst()
+                .orElse(ids.iterator().next());
         ProviderTarget target = new ProviderTarget(config.name(), config.provider(), config.baseUrl(), config.apiKey(),
                 model, config.headers(), config.alternateBaseUrls(), config.settings(model));
         CompletableFuture<Void> done = new CompletableFuture<>();

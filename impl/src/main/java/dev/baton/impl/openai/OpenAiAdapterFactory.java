@@ -11,6 +11,8 @@ import java.util.Set;
 /** Provider {@code openai}: OpenAI and OpenAI-compatible hosts. */
 public final class OpenAiAdapterFactory implements ProviderAdapterFactory {
 
+    private static final URI OPENAI = URI.create("https://api.openai.com/v1");
+
     @Override
     public String id() {
         return OpenAiAdapter.ID;
@@ -18,12 +20,13 @@ public final class OpenAiAdapterFactory implements ProviderAdapterFactory {
 
     @Override
     public Optional<URI> defaultBaseUrl() {
-        return Optional.of(URI.create("https://api.openai.com/v1"));
+        return Optional.of(OPENAI);
     }
 
     @Override
-    public Set<String> vendors() {
-        return Set.of("openai");
+    public Set<String> vendors(URI baseUrl) {
+        // A compatible host serves what its operator put there: its connection says which vendors in `vendors`.
+        return OPENAI.getHost().equalsIgnoreCase(baseUrl.getHost()) ? Set.of("openai") : Set.of();
     }
 
     @Override

@@ -158,7 +158,7 @@ public class ChatEndpointServlet extends HttpServlet {
         Set<String> allowed = endpoint.settings().allowedModels();
         Set<String> ids = new LinkedHashSet<>(config.routes().keySet());
         for (ConnectionConfig c : config.connections()) {
-            ids.addAll(c.models());
+            ids.addAll(c.modelIds().keySet());
         }
         JsonArrayBuilder data = Json.array();
         for (String id : ids) {
@@ -166,7 +166,8 @@ public class ChatEndpointServlet extends HttpServlet {
                 continue;
             }
             data.add(Json.object().add("id", id).add("object", "model").add("created", 0)
-                    .add("owned_by", config.routes().containsKey(id) ? "baton-route" : "baton"));
+                    .add("owned_by", config.routes().containsKey(id) ? "baton-route"
+                            : id.indexOf('/') > 0 ? id.substring(0, id.indexOf('/')) : "baton"));
         }
         return Json.object().add("object", "list").add("data", data).build();
     }

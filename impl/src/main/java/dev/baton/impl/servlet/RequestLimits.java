@@ -34,7 +34,7 @@ final class RequestLimits implements GatewayStep {
         this.maxOutputTokens = BigDecimal.valueOf(maxOutputTokens);
         int longest = config.routes().keySet().stream().mapToInt(String::length).max().orElse(0);
         for (ConnectionConfig c : config.connections()) {
-            longest = Math.max(longest, c.models().stream().mapToInt(String::length).max().orElse(0));
+            longest = Math.max(longest, c.modelIds().keySet().stream().mapToInt(String::length).max().orElse(0));
         }
         this.longestName = longest;
     }

@@ -499,7 +499,7 @@ class ConfigLoaderTest {
         Map<String, String> m = valid();
         m.put("baton.routes.support-drafts.targets", "openai-standby/gpt-5.4");
         assertContains(problems(m), "baton.routes.support-drafts.targets: 'openai-standby/gpt-5.4' names the model 'gpt-5.4', "
-                + "which is not in baton.connections.openai-standby.models [gpt-5.4-mini]");
+                + "which the connection 'openai-standby' does not serve: it is not in its models [gpt-5.4-mini]");
     }
 
     @Test
@@ -775,6 +775,9 @@ class ConfigLoaderTest {
         ProviderTarget target = new ProviderTarget("s", "signed", URI.create("http://127.0.0.1:1/v1"), "", "m1",
                 Map.of(), List.of(), s.settings("m1"));
         assertFalse(target.toString().contains("0123456789abcdef"), target.toString());
+        String provider = "rejected signature 0123456789abcdef0123456789abcdef";
+        assertEquals("rejected signature <redacted>", Redactor.forConnections(List.of(s)).clean(provider),
+                "provider text echoing a secret setting is redacted like an api-key");
     }
 
     @Test

@@ -29,8 +29,9 @@ class GateTest {
     private static final Candidate FALLBACK = candidate("c", 2, 1);
 
     private static Candidate candidate(String connection, int index, int group) {
-        return new Candidate(new ProviderTarget(connection, "openai", URI.create("http://127.0.0.1:1"), "sk-x",
-                group == 0 ? "m" : "n", Map.of()), index, group);
+        String model = group == 0 ? "m" : "n";
+        return new Candidate(model, new ProviderTarget(connection, "openai", URI.create("http://127.0.0.1:1"), "sk-x",
+                model, Map.of()), index, group);
     }
 
     private static Availability parkedFor(Duration wait) {
