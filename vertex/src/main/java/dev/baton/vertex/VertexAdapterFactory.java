@@ -70,7 +70,7 @@ public final class VertexAdapterFactory implements ProviderAdapterFactory {
     }
 
     @Override
-    public Set<String> vendors() {
+    public Set<String> vendors(URI baseUrl) {
         return Set.of("anthropic", "google");
     }
 
@@ -78,6 +78,12 @@ public final class VertexAdapterFactory implements ProviderAdapterFactory {
     @Override
     public Optional<String> modelId(String vendor, String model, Map<String, String> settings) {
         return VertexModels.id(vendor, model);
+    }
+
+    /** The Claude ids of the table ({@code anthropic/claude-sonnet-4-5}, …); Gemini's are Google's own. */
+    @Override
+    public Set<String> knownModels() {
+        return VertexModels.known();
     }
 
     @Override

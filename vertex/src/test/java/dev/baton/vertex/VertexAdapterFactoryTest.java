@@ -56,7 +56,10 @@ class VertexAdapterFactoryTest {
         assertEquals(Optional.of("gemini-2.5-flash"), factory.modelId("google", "gemini-2.5-flash", Map.of()));
         assertEquals(Optional.empty(), factory.modelId("google", "text-bison", Map.of()));
         assertEquals(Optional.empty(), factory.modelId("openai", "gpt-4o", Map.of()));
-        assertEquals(java.util.Set.of("anthropic", "google"), factory.vendors());
+        assertEquals(java.util.Set.of("anthropic", "google"), factory.vendors(URI.create("https://us-east5-aiplatform.googleapis.com/v1")));
+        assertTrue(factory.knownModels().contains("anthropic/claude-sonnet-4-5"));
+        assertTrue(factory.knownModels().stream().allMatch(m -> factory.modelId("anthropic",
+                m.substring("anthropic/".length()), Map.of()).isPresent()));
     }
 
     private ConnectionKey key(String name) {

@@ -25,7 +25,7 @@ public final class GeminiAdapterFactory implements ProviderAdapterFactory {
     }
 
     @Override
-    public Set<String> vendors() {
+    public Set<String> vendors(URI baseUrl) {
         return Set.of("google");
     }
 

@@ -67,6 +67,24 @@ class VertexEngineTest {
         assertTrue(sim.account("vertex").lastRequest().path().endsWith("/endpoints/openapi/chat/completions"));
     }
 
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void vendorIdsReachVertexUnderItsOwnIds(Mode mode) {
+        Map<String, String> props = vertex("vertex");
+        props.remove("baton.connections.vertex.models"); // serves its vendors' models by their vendor ids
+        props.put("baton.connections.vertex.base-url", sim.vertexBaseUrl("vertex"));
+        FailoverEngine engine = EngineFixture.engine(props, new VirtualTime());
+
+        Outcome claude = mode.call(engine, ChatRequest.of("anthropic/claude-sonnet-4-5", "Say hello."));
+        String claudePath = sim.account("vertex").lastRequest().path();
+        Outcome gemini = mode.call(engine, ChatRequest.of("google/gemini-2.5-flash", "Say hello."));
+
+        assertTrue(claude.ok(), () -> "failed: " + claude.error());
+        assertTrue(claudePath.contains("/publishers/anthropic/models/" + CLAUDE + ":"), claudePath);
+        assertTrue(gemini.ok(), () -> "failed: " + gemini.error());
+        assertEquals("google/gemini-2.5-flash", sim.account("vertex").lastRequest().json().getString("model"));
+    }
+
     @Test
     void theRegionMakesTheBaseUrlAndNoApiKeyIsAsked() {
         BatonConfig config = EngineFixture.config(vertex("vertex"));
