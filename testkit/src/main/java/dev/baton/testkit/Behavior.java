@@ -56,6 +56,9 @@ public final class Behavior {
                 case OPENAI -> openAi;
                 case ANTHROPIC -> anthropic;
                 case BEDROCK -> bedrock != null ? bedrock : BedrockWire.errorFor(factory, openAi, anthropic);
+                case VERTEX_ANTHROPIC -> GoogleErrors.vertexClaude(this);
+                case VERTEX_OPENAI -> GoogleErrors.vertexOpenAi(this);
+                case GEMINI_OPENAI -> GoogleErrors.geminiApi(this);
             };
         }
     }

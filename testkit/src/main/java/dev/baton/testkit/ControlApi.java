@@ -58,6 +58,12 @@ final class ControlApi {
                         break;
                 }
             }
+            if (parts.length == 2 && parts[0].equals("google")) {
+                Answer answer = google(method + " " + parts[1], body);
+                if (answer != null) {
+                    return answer;
+                }
+            }
             return error(404, "Unknown control endpoint (" + method + " " + path + ")", null);
         } catch (BehaviorJson.InvalidBehavior e) {
             return error(400, e.getMessage(), e.field);
@@ -100,6 +106,48 @@ final class ControlApi {
         }
         account.awsCredentials(id.getString(), secret.getString());
         return ok(described(account).add("aws_access_key_id", id.getString()).build());
+    }
+
+    /** The token endpoint of the simulated Google, for game days; null for an unknown action. */
+    private Answer google(String action, String body) {
+        GoogleCloud google = simulator.google();
+        switch (action) {
+            case "POST expire-tokens":
+                google.expireTokens();
+                return ok(JSON.createObjectBuilder().add("expired", true).build());
+            case "POST fail-token-requests": {
+                JsonObject request = parse(body);
+                int count = integer(request, "count");
+                int status = integer(request, "status");
+                if (status < 400 || status > 599) {
+                    throw new BehaviorJson.InvalidBehavior("status", "must be between 400 and 599");
+                }
+                google.failTokenRequests(count, status);
+                return ok(JSON.createObjectBuilder().add("failing", count).add("status", status).build());
+            }
+            case "PUT token-lifetime": {
+                int seconds = integer(parse(body), "seconds");
+                if (seconds == 0) {
+                    throw new BehaviorJson.InvalidBehavior("seconds", "must be positive");
+                }
+                google.tokenLifetime(Duration.ofSeconds(seconds));
+                return ok(JSON.createObjectBuilder().add("token_lifetime_s", seconds).build());
+            }
+            case "PUT token-delay": {
+                int millis = integer(parse(body), "ms");
+                google.tokenDelay(Duration.ofMillis(millis));
+                return ok(JSON.createObjectBuilder().add("token_delay_ms", millis).build());
+            }
+            default:
+                return null;
+        }
+    }
+
+    private static int integer(JsonObject request, String field) {
+        if (!(request.get(field) instanceof JsonNumber n) || !n.isIntegral() || n.intValue() < 0) {
+            throw new BehaviorJson.InvalidBehavior(field, "must be a non-negative integer");
+        }
+        return n.intValue();
     }
 
     /** The log without header values, so API keys sent by the client are never echoed. */

@@ -22,8 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A fault-injecting LLM provider on 127.0.0.1 that speaks OpenAI chat completions (also on Azure OpenAI's deployment
- * paths), Anthropic Messages and Amazon Bedrock's Converse (with SigV4 checked per account), for rehearsing failover in
- * tests and game days.
+ * paths), Anthropic Messages, Amazon Bedrock's Converse (with SigV4 checked per account), and Vertex AI's and the
+ * Gemini API's versions of OpenAI's and Anthropic's wires ({@link GoogleCloud}), for rehearsing failover in tests
+ * and game days.
  *
  * <p>Thread-safe. Every thread it starts is a daemon; {@link #close()} stops them and closes every open socket.
  */
@@ -40,6 +41,7 @@ public final class ProviderSimulator implements AutoCloseable {
     private final AtomicLong completions = new AtomicLong();
     private final AtomicInteger acceptedConnections = new AtomicInteger();
     private final ControlApi control = new ControlApi(this);
+    private final GoogleCloud google = new GoogleCloud(this);
     private volatile boolean closed;
 
     private ProviderSimulator(ServerSocket server) {
@@ -105,6 +107,27 @@ public final class ProviderSimulator implements AutoCloseable {
         return anthropicBaseUrl(account);
     }
 
+    /**
+     * The Vertex AI base URL of an account, e.g.
+     * {@code http://127.0.0.1:8089/primary/v1/projects/sim-project/locations/us-east5}: Claude at
+     * {@code {base}/publishers/anthropic/models/{model}:rawPredict}, other models at
+     * {@code {base}/endpoints/openapi/chat/completions}, both with an access token from {@link #google()}.
+     */
+    public String vertexBaseUrl(String account) {
+        return "http://127.0.0.1:" + port() + "/" + requireAccountName(account)
+                + "/v1/projects/sim-project/locations/us-east5";
+    }
+
+    /** The Gemini API base URL of an account, e.g. {@code http://127.0.0.1:8089/primary/v1beta/openai}. */
+    public String geminiBaseUrl(String account) {
+        return "http://127.0.0.1:" + port() + "/" + requireAccountName(account) + "/v1beta/openai";
+    }
+
+    /** Google's token endpoint and service-account keys, for the Vertex AI paths. */
+    public GoogleCloud google() {
+        return google;
+    }
+
     /** The account of that name, created on first use; the same instance every time. */
     public Account account(String name) {
         return accounts.computeIfAbsent(requireAccountName(name), Account::new);
@@ -113,6 +136,7 @@ public final class ProviderSimulator implements AutoCloseable {
     /** Resets every account: script, default, flap, served models and request log. */
     public void reset() {
         accounts.values().forEach(Account::reset);
+        google.reset();
     }
 
     /** Stops accepting, closes every open connection and stops every simulator thread. Idempotent. */
@@ -165,6 +189,9 @@ public final class ProviderSimulator implements AutoCloseable {
             connection.send(answer.status(), Map.of("content-type", "application/json"),
                     answer.body().getBytes(StandardCharsets.UTF_8));
             return true;
+        }
+        if (google.handles(path)) {
+            return google.serve(request, connection);
         }
         String[] parts = path.split("/", 4); // "", account, "v1", route
         if (parts.length == 4 && isAccountName(parts[1]) && parts[2].equals("v1")) {

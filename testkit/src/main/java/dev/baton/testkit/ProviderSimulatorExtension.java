@@ -51,6 +51,21 @@ public final class ProviderSimulatorExtension
         return simulator().bedrockBaseUrl(account);
     }
 
+    /** See {@link ProviderSimulator#vertexBaseUrl(String)}. */
+    public String vertexBaseUrl(String account) {
+        return simulator().vertexBaseUrl(account);
+    }
+
+    /** See {@link ProviderSimulator#geminiBaseUrl(String)}. */
+    public String geminiBaseUrl(String account) {
+        return simulator().geminiBaseUrl(account);
+    }
+
+    /** See {@link ProviderSimulator#google()}. */
+    public GoogleCloud google() {
+        return simulator().google();
+    }
+
     @Override
     public synchronized void beforeAll(ExtensionContext context) {
         classDepth++;

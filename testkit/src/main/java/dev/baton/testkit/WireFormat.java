@@ -18,7 +18,10 @@ interface WireFormat {
     enum Dialect {
         OPENAI("OpenAI chat completions"),
         ANTHROPIC("Anthropic Messages"),
-        BEDROCK("Amazon Bedrock Converse");
+        BEDROCK("Amazon Bedrock Converse"),
+        VERTEX_ANTHROPIC("Claude on Vertex AI"),
+        VERTEX_OPENAI("Vertex AI OpenAI-compatible chat completions"),
+        GEMINI_OPENAI("Gemini API OpenAI-compatible chat completions");
 
         final String title;
 

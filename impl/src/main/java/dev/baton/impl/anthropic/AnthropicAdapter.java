@@ -2,30 +2,21 @@ package dev.baton.impl.anthropic;
 
 import dev.baton.impl.concurrent.Publishers;
 import dev.baton.wire.OpenAiShape;
-import dev.baton.wire.RawJsonObject;
 import dev.baton.FailureKind;
-import dev.baton.wire.RetryAfter;
 import dev.baton.wire.SseParser;
 import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
 import dev.baton.spi.ProviderTarget;
-import dev.baton.spi.ProviderTransport.Event;
 import dev.baton.spi.ProviderTransport.Request;
 import dev.baton.spi.ProviderTransport.ResponseHeaders;
-import dev.baton.spi.ProviderTransport.StreamEvents;
 import dev.baton.spi.ProviderTransport;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 
-import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
@@ -40,14 +31,15 @@ public final class AnthropicAdapter implements ProviderAdapter {
 
     public static final String ID = "anthropic";
     static final String API_VERSION = "2023-06-01";
-    private static final System.Logger LOG = System.getLogger(AnthropicAdapter.class.getName());
 
     private final ProviderTransport http;
     private final AdapterContext context;
+    private final AnthropicErrors errors;
 
     public AnthropicAdapter(AdapterContext context) {
         this.http = context.transport();
         this.context = context;
+        this.errors = new AnthropicErrors(context);
     }
 
     @Override
@@ -82,7 +74,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
         boolean includeUsage = OpenAiShape.asksForUsage(body);
         return http.stream(target.baseUrls(), base -> request(base, target, wire, true), headersTimeout,
                 this::failure,
-                () -> new Events(includeUsage, context));
+                () -> new AnthropicStreamEvents(includeUsage, context));
     }
 
     private static Request request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
@@ -102,77 +94,9 @@ public final class AnthropicAdapter implements ProviderAdapter {
                 "untranslatable_request", "Anthropic cannot honour this request: " + e.getMessage(), null));
     }
 
-    /** {@code {"type":"error","error":{"type","message","details":{"error_code"}}}} to a classified failure. */
+    /** {@code {"type":"error","error":{…}}} to a classified failure: {@link AnthropicErrors}. */
     ProviderException failure(int status, String body, ResponseHeaders headers) {
-        String type = null;
-        String message = null;
-        String errorCode = null;
-        try {
-            JsonObject error = RawJsonObject.parse(body).getJsonObject("error");
-            if (error != null) {
-                type = text(error.get("type"));
-                message = text(error.get("message"));
-                if (error.get("details") instanceof JsonObject details) {
-                    errorCode = text(details.get("error_code"));
-                }
-            }
-        } catch (JsonException | ClassCastException | IllegalStateException e) {
-            // a proxy's HTML page: the status alone classifies it
-        }
-        Duration retryAfter = RetryAfter.parse(headers, context.clock().instant());
-        FailureKind kind = AnthropicClassifier.classify(status, type, errorCode, message);
-        String detail = "HTTP " + status + (type != null ? " " + type : "") + (errorCode != null ? " " + errorCode : "")
-                + (message != null ? ": " + message : "");
-        return new ProviderException(new ProviderFailure(kind, status, type, errorCode, context.redact(detail), retryAfter));
+        return errors.failure(status, body, headers);
     }
 
-    private static String text(JsonValue value) {
-        return value instanceof JsonString s ? s.getString() : null;
-    }
-
-    /** Anthropic's named events through the stream translator; complete only at {@code message_stop}. */
-    private static final class Events implements StreamEvents {
-        private final AnthropicStreamTranslator translator;
-        private final AdapterContext context;
-        private int malformed;
-
-        Events(boolean includeUsage, AdapterContext context) {
-            this.translator = new AnthropicStreamTranslator(includeUsage, context.clock().millis() / 1000);
-            this.context = context;
-        }
-
-        @Override
-        public List<JsonObject> onEvent(Event event) {
-            JsonObject data;
-            try {
-                data = RawJsonObject.parse(event.data());
-            } catch (JsonException | ClassCastException | IllegalStateException e) {
-                malformed++;
-                LOG.log(Level.DEBUG, "skipped a malformed stream event ({0} so far)", malformed);
-                return List.of();
-            }
-            String name = event.event() != null ? event.event() : text(data.get("type"));
-            if (name == null) {
-                return List.of();
-            }
-            try {
-                return translator.onEvent(name, data);
-            } catch (ProviderException e) {
-                // The provider's own words: keep them, but never a credential they might quote.
-                ProviderFailure f = e.failure();
-                throw new ProviderException(new ProviderFailure(f.kind(), f.httpStatus(), f.type(), f.code(),
-                        context.redact(f.message()), f.retryAfter()));
-            }
-        }
-
-        @Override
-        public boolean done() {
-            return translator.finished();
-        }
-
-        @Override
-        public boolean completeAtEnd() {
-            return translator.finished();
-        }
-    }
 }

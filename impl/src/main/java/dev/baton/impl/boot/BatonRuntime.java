@@ -25,6 +25,7 @@ import dev.baton.impl.servlet.Endpoint;
 import dev.baton.impl.servlet.EndpointSettings;
 import dev.baton.impl.stats.ConnectionStats;
 import dev.baton.impl.telemetry.Telemetry;
+import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderAdapterFactory;
 
 import java.time.Clock;
@@ -63,6 +64,8 @@ public final class BatonRuntime implements AutoCloseable {
     /** The cluster's shared view ({@code baton.cluster.store=redis}), or {@code null} on a node alone. */
     private final ClusterSync cluster;
     private final FailoverEngine engine;
+    /** The provider adapters, to close those that hold resources (a token refresher) when Baton stops. */
+    private final Map<String, ProviderAdapter> adapters;
     /** {@code null} unless the endpoint is enabled. */
     private final Endpoint endpoint;
 
@@ -88,8 +91,8 @@ public final class BatonRuntime implements AutoCloseable {
         } else {
             cluster = null;
         }
-        engine = new FailoverEngine(FailoverEngine.Parts.of(config,
-                        Adapters.create(setup.providers(), http, config, clock), store, clock, timer)
+        adapters = Adapters.create(setup.providers(), http, config, clock);
+        engine = new FailoverEngine(FailoverEngine.Parts.of(config, adapters, store, clock, timer)
                 .withListener(listener).withObserver(EngineObserver.of(observers))
                 .withSpending(spending(setup, store, clock)));
         telemetry.watch(engine.health());
@@ -154,11 +157,23 @@ public final class BatonRuntime implements AutoCloseable {
         return Optional.ofNullable(endpoint);
     }
 
-    /** Stops the cluster's sync, the HTTP client and the timer, then writes what the record store still holds. */
+    /**
+     * Stops the cluster's sync, the adapters that hold resources, the HTTP client and the timer, then writes what the
+     * record store still holds.
+     */
     @Override
     public void close() {
         if (cluster != null) {
             cluster.close();
+        }
+        for (Map.Entry<String, ProviderAdapter> adapter : adapters.entrySet()) {
+            if (adapter.getValue() instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    LOG.log(System.Logger.Level.WARNING, "closing the adapter of provider " + adapter.getKey() + " failed", e);
+                }
+            }
         }
         http.close();
         timer.close();
