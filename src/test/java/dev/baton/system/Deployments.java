@@ -1,6 +1,8 @@
 package dev.baton.system;
 
 import java.io.File;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
@@ -25,8 +27,8 @@ final class Deployments {
 
     /**
      * {@code war} with the optional cloud provider modules ({@code baton-bedrock}, {@code baton-vertex}) and what they
-     * need in {@code WEB-INF/lib}, as an application adds them: the jars the build copied beside the tests, less those
-     * the WAR already holds.
+     * need in {@code WEB-INF/lib}, as an application adds them: the jars the build copied beside the tests, less the
+     * artifacts the WAR already holds (in whatever version, as Maven would pick one).
      */
     static WebArchive withCloudModules(WebArchive war) {
         File[] jars = new File(System.getProperty("baton.cloud.libs", "target/cloud-libs"))
@@ -35,12 +37,20 @@ final class Deployments {
             throw new IllegalStateException("No cloud module jars found; build them first (mvn -pl system-tests/liberty "
                     + "-am verify copies them) or set -Dbaton.cloud.libs");
         }
+        Set<String> held = war.getContent(path -> path.get().startsWith("/WEB-INF/lib/")).keySet().stream()
+                .map(path -> artifact(path.get().substring("/WEB-INF/lib/".length())))
+                .collect(Collectors.toSet());
         for (File jar : jars) {
-            if (war.get("/WEB-INF/lib/" + jar.getName()) == null) {
+            if (!held.contains(artifact(jar.getName()))) {
                 war.addAsLibrary(jar);
             }
         }
         return war;
+    }
+
+    /** A jar's artifact, its file name without the version: one copy of each, whatever the versions. */
+    private static String artifact(String jarName) {
+        return jarName.replaceFirst("-\\d.*$", "");
     }
 
     /** The example application ({@code example-app}), renamed. */

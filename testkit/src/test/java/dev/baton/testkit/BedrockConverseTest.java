@@ -148,7 +148,7 @@ class BedrockConverseTest {
         assertEquals("quota", Client.json(quota.body()).getString("message"));
         assertEquals(500, unsupported.statusCode());
         assertTrue(unsupported.body().contains("Behavior.spendLimit() has no Amazon Bedrock Converse equivalent; it"
-                + " only answers OpenAI chat completions requests."), unsupported.body());
+                + " only answers OpenAI chat completions"), unsupported.body());
     }
 
     @Test
