@@ -72,7 +72,7 @@ class CloudFailoverIT extends ClientSideIT {
         }
         key.toFile().deleteOnExit();
         return Deployments.withCloudModules(Deployments.sample("baton-it-clouds.war"))
-                .addClasses(CloudsConfig.class, DeploymentConfig.class)
+                .addClasses(CloudsConfig.class, DeploymentConfig.class, Ports.class)
                 .addAsServiceProvider(ConfigSource.class, CloudsConfig.class)
                 .addAsResource(new StringAsset(CloudsConfig.KEY_FILE + "=" + key.toAbsolutePath() + "\n"),
                         CloudsConfig.RESOURCE);
@@ -135,7 +135,6 @@ class CloudFailoverIT extends ClientSideIT {
     /** The attempts of a record, each as {@code provider/connection:kind}. */
     private List<String> attempts(String requestId) {
         JsonObject record = gateway.record(requestId);
-        assertEquals(CloudsConfig.MODEL, record.getString("model"), record::toString);
         return record.getJsonArray("attempts").stream().map(jakarta.json.JsonValue::asJsonObject)
                 .map(a -> a.getString("provider") + "/" + a.getString("connection") + ":"
                         + (Gateway.text(a, "kind") == null ? "ok" : Gateway.text(a, "kind")))
@@ -179,6 +178,7 @@ class CloudFailoverIT extends ClientSideIT {
         assertEquals(CloudsConfig.MODEL, answer.model());
         String path = simulator.account(BEDROCK).lastRequest().path();
         assertTrue(path.endsWith("/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream"), path);
+        assertEquals(CloudsConfig.MODEL, gateway.record(answer.requestId()).getString("model"), "the record's model");
         List<String> tried = attempts(answer.requestId());
         assertEquals("anthropic/" + ANTHROPIC + ":" + kind, tried.get(0), tried::toString);
         assertEquals("bedrock/" + BEDROCK + ":ok", tried.get(tried.size() - 1), tried::toString);
@@ -201,6 +201,31 @@ class CloudFailoverIT extends ClientSideIT {
         assertEquals("anthropic/" + ANTHROPIC, tried.get(0).split(":")[0], tried::toString);
         assertTrue(tried.stream().anyMatch(a -> a.startsWith("bedrock/" + BEDROCK + ":server_error")), tried::toString);
         assertEquals("vertex/" + VERTEX + ":ok", tried.get(tried.size() - 1), tried::toString);
+    }
+
+    @Test
+    void anExpiredGoogleTokenIsACredentialFailureAndNoTokenIsShown() throws IOException {
+        simulator.account(ANTHROPIC).setDefault(Behavior.overloaded());
+        simulator.account(BEDROCK).setDefault(Behavior.serverError());
+        assertEquals("vertex", stream(weatherQuestion()).provider(), "the Vertex connection holds a token");
+        String token = simulator.google().lastIssuedToken();
+        simulator.google().expireTokens();
+
+        HttpResponse<String> failed = gateway.send(HttpRequest.newBuilder(gateway.uri("v1/chat/completions"))
+                .timeout(Gateway.TIMEOUT).header("Authorization", "Bearer " + Gateway.KEY)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"model\":\"" + CloudsConfig.MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi\"}]}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+
+        assertTrue(failed.statusCode() >= 500, failed::body);
+        String requestId = failed.headers().firstValue("x-request-id").orElseThrow();
+        List<String> tried = attempts(requestId);
+        assertEquals("vertex/" + VERTEX + ":credential", tried.get(tried.size() - 1), tried::toString);
+        assertTrue(token != null && !token.isEmpty(), "the simulator issued a token");
+        for (String text : List.of(failed.body(), gateway.record(requestId, Gateway.ADMIN_KEY).toString(),
+                gateway.admin("v1/connections/" + VERTEX).toString(), ServerLog.read())) {
+            assertFalse(text.contains(token), text);
+        }
     }
 
     @Test
@@ -248,7 +273,7 @@ class CloudFailoverIT extends ClientSideIT {
     }
 
     @Test
-    void aWrongSignatureIsACredentialFailureThatEjectsAtOnceAndLeaksNothing() {
+    void aWrongSignatureIsACredentialFailureThatEjectsAtOnceAndLeaksNothing() throws IOException {
         Streamed answer = stream(ChatCompletionCreateParams.builder().model(CloudsConfig.WRONG_SIGNATURE_ROUTE)
                 .addUserMessage("Say hello.").build());
 
@@ -258,7 +283,8 @@ class CloudFailoverIT extends ClientSideIT {
         JsonObject wrong = gateway.admin("v1/connections/bedrock-wrong");
         assertEquals("ejected", wrong.getString("state"), () -> "one credential failure ejects (default): " + wrong);
         String record = gateway.record(answer.requestId(), Gateway.ADMIN_KEY).toString();
-        for (String text : List.of(record, wrong.toString(), gateway.admin("v1/records").toString())) {
+        String log = ServerLog.read();
+        for (String text : List.of(record, wrong.toString(), gateway.admin("v1/records").toString(), log)) {
             assertFalse(text.contains(CloudsConfig.WRONG_SECRET_ACCESS_KEY), text);
             assertFalse(text.contains(CloudsConfig.SECRET_ACCESS_KEY), text);
             assertFalse(text.contains("Signature="), text);
