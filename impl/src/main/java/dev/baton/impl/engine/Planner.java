@@ -38,6 +38,8 @@ final class Planner {
 
     private final BatonConfig config;
     private final Map<TargetRef, ProviderTarget> targets = new HashMap<>();
+    /** The connections serving each model a request may name, in the order a chain tries them, looked up once. */
+    private final Map<String, List<ConnectionConfig>> serving = new HashMap<>();
     /** Each route's resolution under its own policy, built once: what nearly every request asks for. */
     private final Map<String, Resolution> routes = new ConcurrentHashMap<>();
 
@@ -46,6 +48,7 @@ final class Planner {
         for (ConnectionConfig c : config.connections()) {
             c.modelIds().forEach((model, id) -> targets.put(new TargetRef(c.name(), model), new ProviderTarget(c.name(),
                     c.provider(), c.baseUrl(), c.apiKey(), id, c.headers(), c.alternateBaseUrls(), c.settings(id))));
+            c.modelIds().keySet().forEach(model -> serving.computeIfAbsent(model, config::servingModel));
         }
     }
 
@@ -82,7 +85,7 @@ final class Planner {
         // An unknown fallback is refused even when a route ignores fallbacks: a typo never passes for a working one.
         List<String> unknown = new ArrayList<>();
         for (int i = 0; i < fallbacks.size(); i++) {
-            if (config.servingModel(fallbacks.get(i)).isEmpty()) {
+            if (!serving.containsKey(fallbacks.get(i))) {
                 unknown.add("fallbacks[" + i + "]: `" + fallbacks.get(i) + "` is not a model any configured connection serves"
                         + (config.routes().containsKey(fallbacks.get(i)) ? " (it is a route; fallbacks name models)." : "."));
             }
@@ -113,7 +116,7 @@ final class Planner {
                         route.weight(ref)));
                 models.add(ref.model());
             }
-        } else if (config.servingModel(name).isEmpty()) {
+        } else if (!serving.containsKey(name)) {
             throw unserved(name);
         }
         // A route's targets are its whole chain; the caller's fallbacks apply to a named model only.
@@ -128,7 +131,7 @@ final class Planner {
                 continue;
             }
             models.add(m);
-            for (ConnectionConfig c : config.servingModel(m)) {
+            for (ConnectionConfig c : serving.getOrDefault(m, List.of())) {
                 chain.add(new Candidate(m, targets.get(new TargetRef(c.name(), m)), chain.size(), group));
             }
             group++;
