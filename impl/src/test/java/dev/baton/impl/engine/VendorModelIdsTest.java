@@ -192,6 +192,27 @@ class VendorModelIdsTest {
         assertEquals("gpt-4o", bare.servedBy().model());
     }
 
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aGeminiApiKeyConnectionServesGooglesModelsByVendorId(Mode mode) {
+        Map<String, String> props = props();
+        props.put("baton.connections.gem.provider", "gemini");
+        props.put("baton.connections.gem.base-url", sim.simulator().geminiBaseUrl("gem"));
+        props.put("baton.connections.gem.api-key", "AIza-gem-0123456789");
+        start(props);
+
+        Outcome outcome = mode.call(engine, ChatRequest.of("google/gemini-2.5-flash", "Say hello."));
+
+        assertTrue(outcome.ok(), () -> "failed: " + outcome.error());
+        assertEquals("Hello from gem.", outcome.text());
+        assertEquals("gemini", outcome.servedBy().provider());
+        assertEquals("google/gemini-2.5-flash", outcome.servedBy().model());
+        assertEquals("gemini-2.5-flash", sim.account("gem").lastRequest().json().getString("model"));
+        assertEquals("Bearer AIza-gem-0123456789", sim.account("gem").lastRequest().header("authorization").orElseThrow());
+        assertTrue(sim.account("gem").lastRequest().path().endsWith("/v1beta/openai/chat/completions"),
+                sim.account("gem").lastRequest().path());
+    }
+
     @Test
     void aCompatibleHostServesNoVendorUnlessItSaysWhich() {
         Map<String, String> props = props();
