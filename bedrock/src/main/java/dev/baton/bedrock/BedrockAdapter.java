@@ -126,11 +126,7 @@ public final class BedrockAdapter implements ProviderAdapter {
                 () -> new Events(new ConverseStreamTranslator(includeUsage, "chatcmpl-bedrock-" + UUID.randomUUID(),
                         model, created), context),
                 EventStreamFraming::new);
-        Function<Request, Request> ready = signing.getNow(null);
-        if (ready != null) {
-            return open.apply(ready); // the usual case: credentials cached, nothing to wait for
-        }
-        return new DeferredPublisher<>(signing.thenApply(open));
+        return Publishers.after(signing, open); // credentials are nearly always cached: nothing to wait for
     }
 
     /** The connection's URL for {@code action} on the target's model, whose id is one URL path segment. */

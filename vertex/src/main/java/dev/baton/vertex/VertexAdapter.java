@@ -131,7 +131,7 @@ public final class VertexAdapter implements ProviderAdapter, AutoCloseable {
             return Publishers.failed(e);
         }
         AccessTokens.Source source = tokens.source(target.settings().get(VertexAdapterFactory.CREDENTIALS_FILE));
-        return AfterToken.stream(source.token(headersTimeout), value -> http.stream(target.baseUrls(),
+        return Publishers.after(source.token(headersTimeout), value -> http.stream(target.baseUrls(),
                 base -> route.request(base, target, value), headersTimeout,
                 (status, text, headers) -> failure(route, source, value.value(), status, text, headers),
                 () -> withoutToken(route.events.get(), value.value())));

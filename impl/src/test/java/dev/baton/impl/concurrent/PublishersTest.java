@@ -1,4 +1,4 @@
-package dev.baton.bedrock;
+package dev.baton.impl.concurrent;
 
 import org.junit.jupiter.api.Test;
 
@@ -16,8 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A stream opened once credentials arrive: subscribed at once, demand and cancellation kept until then. */
-class DeferredPublisherTest {
+/** {@link Publishers#after}: a stream opened once a value arrives; subscribed at once, demand and cancellation kept until then. */
+class PublishersTest {
 
     /** A publisher that notes the demand it gets and whether it was cancelled; emits "x" once per request(n). */
     private static final class Source implements Flow.Publisher<String> {
@@ -72,7 +72,7 @@ class DeferredPublisherTest {
     void demandBeforeThePublisherArrivesReachesIt() {
         CompletableFuture<Flow.Publisher<String>> later = new CompletableFuture<>();
         Recorder recorder = new Recorder();
-        new DeferredPublisher<>(later).subscribe(recorder);
+        Publishers.after(later, p -> p).subscribe(recorder);
         assertNotNull(recorder.subscription.get(), "subscribed at once");
         recorder.subscription.get().request(3);
         recorder.subscription.get().request(2);
@@ -90,7 +90,7 @@ class DeferredPublisherTest {
     void cancellingBeforeThePublisherArrivesNeverOpensIt() {
         CompletableFuture<Flow.Publisher<String>> later = new CompletableFuture<>();
         Recorder recorder = new Recorder();
-        new DeferredPublisher<>(later).subscribe(recorder);
+        Publishers.after(later, p -> p).subscribe(recorder);
         recorder.subscription.get().cancel();
 
         Source source = new Source();
@@ -104,7 +104,7 @@ class DeferredPublisherTest {
     void cancellingAfterwardsReachesThePublisher() {
         CompletableFuture<Flow.Publisher<String>> later = new CompletableFuture<>();
         Recorder recorder = new Recorder();
-        new DeferredPublisher<>(later).subscribe(recorder);
+        Publishers.after(later, p -> p).subscribe(recorder);
         Source source = new Source();
         later.complete(source);
 
@@ -114,13 +114,20 @@ class DeferredPublisherTest {
     }
 
     @Test
+    void aValueThereAlreadyOpensTheStreamItself() {
+        Source source = new Source();
+
+        assertSame(source, Publishers.after(CompletableFuture.completedFuture("token"), token -> source));
+    }
+
+    @Test
     void aFailedFutureFailsTheSubscriberWithItsCause() {
         IllegalStateException cause = new IllegalStateException("no credentials");
         Recorder recorder = new Recorder();
 
-        new DeferredPublisher<String>(CompletableFuture.<Flow.Publisher<String>>supplyAsync(() -> {
+        Publishers.<Flow.Publisher<String>, String>after(CompletableFuture.supplyAsync(() -> {
             throw cause;
-        })).subscribe(recorder);
+        }), p -> p).subscribe(recorder);
         long end = System.nanoTime() + 5_000_000_000L;
         while (recorder.error.get() == null && System.nanoTime() < end) {
             Thread.onSpinWait();
