@@ -7,8 +7,9 @@ import java.util.List;
 
 /**
  * Baton refused the request itself, before calling any provider: bad body, unknown model, route
- * or fallback, no connection for a model's vendor, a caller not allowed, a budget that cannot take it. Never retryable (a budget says in
- * {@link #retryAfter()} when it is whole again), never failed over.
+ * or fallback, no connection for a model's vendor, a caller not allowed, a budget that cannot take
+ * it. Never retryable (a budget says in {@link #retryAfter()} when it is whole again), never failed
+ * over.
  */
 public final class RequestRejectedException extends FailoverException {
 
