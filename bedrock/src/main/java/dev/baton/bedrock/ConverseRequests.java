@@ -21,7 +21,6 @@ import java.util.Locale;
 import java.util.Map;
 
 import static dev.baton.impl.translate.OpenAiRequestReading.number;
-import static dev.baton.impl.translate.OpenAiRequestReading.optString;
 import static dev.baton.impl.translate.OpenAiRequestReading.present;
 import static dev.baton.impl.translate.OpenAiRequestReading.texts;
 
@@ -76,32 +75,7 @@ public final class ConverseRequests {
     }
 
     private static void refuseWhatCannotBeHonoured(JsonObject body) {
-        if (present(body, "n") && !(body.get("n") instanceof JsonNumber n && n.isIntegral() && n.intValue() == 1)) {
-            throw new UntranslatableRequestException("n", "Bedrock returns one choice; only n=1 can be honoured");
-        }
-        if (present(body, "logprobs") && body.get("logprobs") != JsonValue.FALSE) {
-            throw new UntranslatableRequestException("logprobs", "Bedrock Converse does not return log probabilities");
-        }
-        if (present(body, "top_logprobs")
-                && !(body.get("top_logprobs") instanceof JsonNumber n && n.isIntegral() && n.intValue() == 0)) {
-            throw new UntranslatableRequestException("top_logprobs",
-                    "Bedrock Converse does not return log probabilities");
-        }
-        if (present(body, "response_format")
-                && !(body.get("response_format") instanceof JsonObject format && "text".equals(optString(format, "type")))) {
-            throw new UntranslatableRequestException("response_format",
-                    "only {\"type\":\"text\"} can be honoured; json_object and json_schema cannot be enforced");
-        }
-        if (present(body, "audio")) {
-            throw new UntranslatableRequestException("audio", "Bedrock Converse does not produce audio");
-        }
-        if (body.get("modalities") instanceof JsonArray modalities && modalities.contains(JSON.createValue("audio"))) {
-            throw new UntranslatableRequestException("modalities", "Bedrock Converse does not produce audio");
-        }
-        if (present(body, "functions") || present(body, "function_call")) {
-            throw new UntranslatableRequestException(present(body, "functions") ? "functions" : "function_call",
-                    "the deprecated functions API is not translated; use tools and tool_choice");
-        }
+        OpenAiRequestReading.refuseWhatCannotBeHonoured(body, "Bedrock", "Bedrock Converse");
         if (body.get("parallel_tool_calls") == JsonValue.FALSE && body.get("tools") instanceof JsonArray tools
                 && !tools.isEmpty()) {
             throw new UntranslatableRequestException("parallel_tool_calls",

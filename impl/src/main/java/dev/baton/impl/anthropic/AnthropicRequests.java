@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static dev.baton.impl.translate.OpenAiRequestReading.number;
-import static dev.baton.impl.translate.OpenAiRequestReading.optString;
 import static dev.baton.impl.translate.OpenAiRequestReading.present;
 import static dev.baton.impl.translate.OpenAiRequestReading.texts;
 
@@ -48,8 +47,9 @@ public final class AnthropicRequests {
      */
     public static JsonObject toAnthropic(JsonObject openAiBody, String model, boolean stream) {
         JsonObject body = openAiBody;
-        // Built from scratch: every field not read below (unknown ones too) is dropped.
-        refuseWhatCannotBeHonoured(body);
+        // Built from scratch: every field not read below (unknown ones too) is dropped; the fields that would change
+        // the answer if dropped are refused before anything is built.
+        OpenAiRequestReading.refuseWhatCannotBeHonoured(body, "Anthropic", "Anthropic");
         JsonObjectBuilder out = JSON.createObjectBuilder().add("model", model);
         Conversation conversation = conversation(body);
         if (!conversation.system.isEmpty()) {
@@ -73,35 +73,6 @@ public final class AnthropicRequests {
         }
         out.add("stream", stream);
         return out.build();
-    }
-
-    /** The fields that would change the answer if dropped: refused before anything is built. */
-    private static void refuseWhatCannotBeHonoured(JsonObject body) {
-        if (present(body, "n") && !(body.get("n") instanceof JsonNumber n && n.isIntegral() && n.intValue() == 1)) {
-            throw new UntranslatableRequestException("n", "Anthropic returns one choice; only n=1 can be honoured");
-        }
-        if (present(body, "logprobs") && body.get("logprobs") != JsonValue.FALSE) {
-            throw new UntranslatableRequestException("logprobs", "Anthropic does not return log probabilities");
-        }
-        if (present(body, "top_logprobs")
-                && !(body.get("top_logprobs") instanceof JsonNumber n && n.isIntegral() && n.intValue() == 0)) {
-            throw new UntranslatableRequestException("top_logprobs", "Anthropic does not return log probabilities");
-        }
-        if (present(body, "response_format")
-                && !(body.get("response_format") instanceof JsonObject format && "text".equals(optString(format, "type")))) {
-            throw new UntranslatableRequestException("response_format",
-                    "only {\"type\":\"text\"} can be honoured; json_object and json_schema cannot be enforced");
-        }
-        if (present(body, "audio")) {
-            throw new UntranslatableRequestException("audio", "Anthropic does not produce audio");
-        }
-        if (body.get("modalities") instanceof JsonArray modalities && modalities.contains(JSON.createValue("audio"))) {
-            throw new UntranslatableRequestException("modalities", "Anthropic does not produce audio");
-        }
-        if (present(body, "functions") || present(body, "function_call")) {
-            throw new UntranslatableRequestException(present(body, "functions") ? "functions" : "function_call",
-                    "the deprecated functions API is not translated; use tools and tool_choice");
-        }
     }
 
     // ---- messages ----

@@ -37,6 +37,41 @@ public final class OpenAiRequestReading {
     private OpenAiRequestReading() {
     }
 
+    /**
+     * Refuses the fields that would change the answer if dropped and that neither Anthropic nor Converse can honour:
+     * several choices, log probabilities, an enforced JSON format, audio, the deprecated functions API.
+     *
+     * @param service the service, as in "… returns one choice"
+     * @param api     the API, as in "… does not return log probabilities"
+     */
+    public static void refuseWhatCannotBeHonoured(JsonObject body, String service, String api) {
+        if (present(body, "n") && !(body.get("n") instanceof JsonNumber n && n.isIntegral() && n.intValue() == 1)) {
+            throw new UntranslatableRequestException("n", service + " returns one choice; only n=1 can be honoured");
+        }
+        if (present(body, "logprobs") && body.get("logprobs") != JsonValue.FALSE) {
+            throw new UntranslatableRequestException("logprobs", api + " does not return log probabilities");
+        }
+        if (present(body, "top_logprobs")
+                && !(body.get("top_logprobs") instanceof JsonNumber n && n.isIntegral() && n.intValue() == 0)) {
+            throw new UntranslatableRequestException("top_logprobs", api + " does not return log probabilities");
+        }
+        if (present(body, "response_format")
+                && !(body.get("response_format") instanceof JsonObject format && "text".equals(optString(format, "type")))) {
+            throw new UntranslatableRequestException("response_format",
+                    "only {\"type\":\"text\"} can be honoured; json_object and json_schema cannot be enforced");
+        }
+        if (present(body, "audio")) {
+            throw new UntranslatableRequestException("audio", api + " does not produce audio");
+        }
+        if (body.get("modalities") instanceof JsonArray modalities && modalities.contains(JSON.createValue("audio"))) {
+            throw new UntranslatableRequestException("modalities", api + " does not produce audio");
+        }
+        if (present(body, "functions") || present(body, "function_call")) {
+            throw new UntranslatableRequestException(present(body, "functions") ? "functions" : "function_call",
+                    "the deprecated functions API is not translated; use tools and tool_choice");
+        }
+    }
+
     // ---- messages ----
 
     /** Who speaks in a message: {@code developer} is read as {@code system}. */
