@@ -3,6 +3,7 @@ package dev.baton.bedrock;
 import dev.baton.FailureKind;
 import dev.baton.impl.anthropic.UntranslatableRequestException;
 import dev.baton.impl.concurrent.Publishers;
+import dev.baton.impl.translate.ProviderFailures;
 import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderException;
@@ -260,10 +261,7 @@ public final class BedrockAdapter implements ProviderAdapter {
             try {
                 return translator.onEvent(event.event(), data);
             } catch (ProviderException e) {
-                // Bedrock's own words: keep them, but never a credential they might quote.
-                ProviderFailure f = e.failure();
-                throw new ProviderException(new ProviderFailure(f.kind(), f.httpStatus(), f.type(), f.code(),
-                        context.redact(f.message()), f.retryAfter()));
+                throw ProviderFailures.redacted(e, context);
             }
         }
 

@@ -1,5 +1,6 @@
 package dev.baton.bedrock;
 
+import dev.baton.impl.translate.OpenAiResponseWriting;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
@@ -43,37 +44,17 @@ public final class ConverseResponses {
                     text = (text == null ? new StringBuilder() : text).append(s.getString());
                 } else if (block.get("toolUse") instanceof JsonObject use) {
                     toolCalls = toolCalls == null ? JSON.createArrayBuilder() : toolCalls;
-                    JsonValue input = use.get("input");
-                    toolCalls.add(JSON.createObjectBuilder()
-                            .add("id", string(use, "toolUseId", ""))
-                            .add("type", "function")
-                            .add("function", JSON.createObjectBuilder()
-                                    .add("name", string(use, "name", ""))
-                                    .add("arguments", input == null || input == JsonValue.NULL ? "{}" : input.toString())));
+                    toolCalls.add(OpenAiResponseWriting.toolCall(string(use, "toolUseId", ""), string(use, "name", ""),
+                            use.get("input")));
                 } else if (block.get("reasoningContent") instanceof JsonObject r
                         && r.get("reasoningText") instanceof JsonObject rt && rt.get("text") instanceof JsonString s) {
                     reasoning = (reasoning == null ? new StringBuilder() : reasoning).append(s.getString());
                 }
             }
         }
-        JsonObjectBuilder reply = JSON.createObjectBuilder().add("role", "assistant");
-        reply.add("content", text != null ? JSON.createValue(text.toString()) : JsonValue.NULL);
-        if (reasoning != null) {
-            reply.add("reasoning_content", reasoning.toString());
-        }
-        if (toolCalls != null) {
-            reply.add("tool_calls", toolCalls);
-        }
-        JsonObjectBuilder completion = JSON.createObjectBuilder()
-                .add("id", id)
-                .add("object", "chat.completion")
-                .add("created", created)
-                .add("model", model)
-                .add("choices", JSON.createArrayBuilder().add(JSON.createObjectBuilder()
-                        .add("index", 0)
-                        .add("message", reply)
-                        .add("logprobs", JsonValue.NULL)
-                        .add("finish_reason", finishReason(string(converse, "stopReason", null)))));
+        JsonObjectBuilder completion = OpenAiResponseWriting.completion(id, model, created,
+                OpenAiResponseWriting.assistantMessage(text, reasoning, toolCalls),
+                finishReason(string(converse, "stopReason", null)));
         if (converse.get("usage") instanceof JsonObject usage) {
             completion.add("usage", usage(usage));
         }
@@ -99,15 +80,8 @@ public final class ConverseResponses {
 
     /** OpenAI {@code usage} from Converse's: cache reads and writes are prompt tokens too, the reads cached ones. */
     static JsonObject usage(JsonObject usage) {
-        long cacheRead = number(usage, "cacheReadInputTokens");
-        long prompt = number(usage, "inputTokens") + cacheRead + number(usage, "cacheWriteInputTokens");
-        long output = number(usage, "outputTokens");
-        return JSON.createObjectBuilder()
-                .add("prompt_tokens", prompt)
-                .add("completion_tokens", output)
-                .add("total_tokens", prompt + output)
-                .add("prompt_tokens_details", JSON.createObjectBuilder().add("cached_tokens", cacheRead))
-                .build();
+        return OpenAiResponseWriting.usage(number(usage, "inputTokens"), number(usage, "cacheReadInputTokens"),
+                number(usage, "cacheWriteInputTokens"), number(usage, "outputTokens"));
     }
 
     static String string(JsonObject object, String field, String otherwise) {

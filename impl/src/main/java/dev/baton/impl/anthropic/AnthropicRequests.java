@@ -1,21 +1,26 @@
 package dev.baton.impl.anthropic;
 
+import dev.baton.impl.translate.OpenAiRequestReading;
+import dev.baton.impl.translate.OpenAiRequestReading.InlineImage;
+import dev.baton.impl.translate.OpenAiRequestReading.Message;
+import dev.baton.impl.translate.OpenAiRequestReading.Tool;
+import dev.baton.impl.translate.OpenAiRequestReading.ToolCall;
+import dev.baton.impl.translate.OpenAiRequestReading.ToolChoice;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 
-import java.io.StringReader;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
+import static dev.baton.impl.translate.OpenAiRequestReading.number;
+import static dev.baton.impl.translate.OpenAiRequestReading.present;
+import static dev.baton.impl.translate.OpenAiRequestReading.texts;
 
 /**
  * An OpenAI chat-completions body to an Anthropic Messages body. A pure function: no I/O, no
@@ -31,11 +36,6 @@ public final class AnthropicRequests {
     /** Default max_tokens when the caller sent neither max_tokens nor max_completion_tokens (Anthropic requires it). */
     public static final int DEFAULT_MAX_TOKENS = 4096;
 
-    private static final Pattern DATA_URL = Pattern.compile("data:([^;,]+);base64,(.*)", Pattern.DOTALL);
-    /** Anthropic's tool_use id alphabet; other characters (from other providers' ids) become '_'. */
-    private static final Pattern NOT_ID = Pattern.compile("[^a-zA-Z0-9_-]");
-    private static final BigDecimal ONE = BigDecimal.ONE;
-
     private AnthropicRequests() {
     }
 
@@ -47,20 +47,21 @@ public final class AnthropicRequests {
      */
     public static JsonObject toAnthropic(JsonObject openAiBody, String model, boolean stream) {
         JsonObject body = openAiBody;
-        // Built from scratch: every field not read below (unknown ones too) is dropped.
-        refuseWhatCannotBeHonoured(body);
+        // Built from scratch: every field not read below (unknown ones too) is dropped; the fields that would change
+        // the answer if dropped are refused before anything is built.
+        OpenAiRequestReading.refuseWhatCannotBeHonoured(body, "Anthropic", "Anthropic");
         JsonObjectBuilder out = JSON.createObjectBuilder().add("model", model);
-        Conversation conversation = conversation(body.get("messages"));
+        Conversation conversation = conversation(body);
         if (!conversation.system.isEmpty()) {
             out.add("system", String.join("\n", conversation.system));
         }
         out.add("messages", conversation.messages());
-        out.add("max_tokens", maxTokens(body));
+        Integer maxTokens = OpenAiRequestReading.maxTokens(body);
+        out.add("max_tokens", maxTokens != null ? maxTokens : DEFAULT_MAX_TOKENS);
         stopSequences(body, out);
-        if (present(body, "temperature")) {
-            BigDecimal t = number(body, "temperature").bigDecimalValue();
-            // OpenAI's range is 0–2, Anthropic's 0–1: cap as Anthropic's own compatibility layer does.
-            out.add("temperature", t.compareTo(ONE) > 0 ? JSON.createValue(1) : body.get("temperature"));
+        JsonNumber temperature = OpenAiRequestReading.temperatureUpToOne(body);
+        if (temperature != null) {
+            out.add("temperature", temperature);
         }
         if (present(body, "top_p")) {
             out.add("top_p", number(body, "top_p"));
@@ -72,35 +73,6 @@ public final class AnthropicRequests {
         }
         out.add("stream", stream);
         return out.build();
-    }
-
-    /** The fields that would change the answer if dropped: refused before anything is built. */
-    private static void refuseWhatCannotBeHonoured(JsonObject body) {
-        if (present(body, "n") && !(body.get("n") instanceof JsonNumber n && n.isIntegral() && n.intValue() == 1)) {
-            throw new UntranslatableRequestException("n", "Anthropic returns one choice; only n=1 can be honoured");
-        }
-        if (present(body, "logprobs") && body.get("logprobs") != JsonValue.FALSE) {
-            throw new UntranslatableRequestException("logprobs", "Anthropic does not return log probabilities");
-        }
-        if (present(body, "top_logprobs")
-                && !(body.get("top_logprobs") instanceof JsonNumber n && n.isIntegral() && n.intValue() == 0)) {
-            throw new UntranslatableRequestException("top_logprobs", "Anthropic does not return log probabilities");
-        }
-        if (present(body, "response_format")
-                && !(body.get("response_format") instanceof JsonObject format && "text".equals(optString(format, "type")))) {
-            throw new UntranslatableRequestException("response_format",
-                    "only {\"type\":\"text\"} can be honoured; json_object and json_schema cannot be enforced");
-        }
-        if (present(body, "audio")) {
-            throw new UntranslatableRequestException("audio", "Anthropic does not produce audio");
-        }
-        if (body.get("modalities") instanceof JsonArray modalities && modalities.contains(JSON.createValue("audio"))) {
-            throw new UntranslatableRequestException("modalities", "Anthropic does not produce audio");
-        }
-        if (present(body, "functions") || present(body, "function_call")) {
-            throw new UntranslatableRequestException(present(body, "functions") ? "functions" : "function_call",
-                    "the deprecated functions API is not translated; use tools and tool_choice");
-        }
     }
 
     // ---- messages ----
@@ -133,72 +105,29 @@ public final class AnthropicRequests {
     private record Turn(String role, List<JsonObject> blocks) {
     }
 
-    private static Conversation conversation(JsonValue value) {
-        if (!(value instanceof JsonArray messages) || messages.isEmpty()) {
-            throw new UntranslatableRequestException("messages", "must be a non-empty array");
-        }
+    private static Conversation conversation(JsonObject body) {
+        JsonArray messages = OpenAiRequestReading.messages(body);
         Conversation conversation = new Conversation(new ArrayList<>(), new ArrayList<>());
         for (int i = 0; i < messages.size(); i++) {
-            String at = "messages[" + i + "]";
-            if (!(messages.get(i) instanceof JsonObject message)) {
-                throw new UntranslatableRequestException(at, "must be an object");
-            }
-            String role = optString(message, "role");
-            if (role == null) {
-                throw new UntranslatableRequestException(at + ".role", "must be a string");
-            }
-            switch (role) {
-                case "system", "developer" -> texts(message.get("content"), at + ".content").stream()
+            Message message = OpenAiRequestReading.message(messages, i);
+            switch (message.role()) {
+                case SYSTEM -> texts(message.content(), message.at() + ".content").stream()
                         .filter(text -> !text.isEmpty()).forEach(conversation.system::add);
-                case "user" -> conversation.add("user", userBlocks(message.get("content"), at + ".content"));
-                case "assistant" -> conversation.add("assistant", assistantBlocks(message, at));
-                case "tool" -> conversation.add("user", List.of(toolResult(message, at)));
-                default -> throw new UntranslatableRequestException(at + ".role",
-                        "'" + role + "' is not translated; expected system, developer, user, assistant or tool");
+                case USER -> conversation.add("user", userBlocks(message));
+                case ASSISTANT -> conversation.add("assistant", assistantBlocks(message));
+                case TOOL -> conversation.add("user", List.of(toolResult(message)));
             }
         }
         if (conversation.turns.isEmpty()) {
-            throw new UntranslatableRequestException("messages", "no user or assistant content to send");
+            throw OpenAiRequestReading.nothingToSend();
         }
         return conversation;
     }
 
-    /** The text of a content that may hold only text: a string, or text parts. */
-    private static List<String> texts(JsonValue content, String at) {
-        List<String> texts = new ArrayList<>();
-        if (content instanceof JsonString s) {
-            texts.add(s.getString());
-        } else if (content instanceof JsonArray parts) {
-            for (int j = 0; j < parts.size(); j++) {
-                texts.add(textPart(parts.get(j), at + "[" + j + "]"));
-            }
-        } else if (content != null && content != JsonValue.NULL) {
-            throw new UntranslatableRequestException(at, "must be a string or an array of parts");
-        }
-        return texts;
-    }
-
-    private static String textPart(JsonValue part, String at) {
-        if (part instanceof JsonObject p && "text".equals(optString(p, "type")) && p.get("text") instanceof JsonString t) {
-            return t.getString();
-        }
-        throw new UntranslatableRequestException(at, "only text parts are translated here");
-    }
-
-    private static List<JsonObject> userBlocks(JsonValue content, String at) {
+    private static List<JsonObject> userBlocks(Message message) {
         List<JsonObject> blocks = new ArrayList<>();
-        if (content instanceof JsonArray parts) {
-            for (int j = 0; j < parts.size(); j++) {
-                String partAt = at + "[" + j + "]";
-                if (parts.get(j) instanceof JsonObject part && "image_url".equals(optString(part, "type"))) {
-                    blocks.add(image(part, partAt));
-                } else {
-                    addText(blocks, textPart(parts.get(j), partAt));
-                }
-            }
-            return blocks;
-        }
-        texts(content, at).forEach(text -> addText(blocks, text));
+        OpenAiRequestReading.userContent(message.content(), message.at() + ".content",
+                text -> addText(blocks, text), (url, at) -> blocks.add(image(url, at)));
         return blocks;
     }
 
@@ -209,113 +138,48 @@ public final class AnthropicRequests {
         }
     }
 
-    private static JsonObject image(JsonObject part, String at) {
-        JsonValue imageUrl = part.get("image_url");
-        String url = imageUrl instanceof JsonObject o ? optString(o, "url")
-                : imageUrl instanceof JsonString s ? s.getString() : null;
-        if (url == null) {
-            throw new UntranslatableRequestException(at + ".image_url.url", "must be a string");
-        }
+    private static JsonObject image(String url, String at) {
         JsonObjectBuilder source = JSON.createObjectBuilder();
-        Matcher data = DATA_URL.matcher(url);
-        if (data.matches()) {
-            source.add("type", "base64").add("media_type", data.group(1)).add("data", data.group(2));
+        InlineImage inline = OpenAiRequestReading.inlineImage(url);
+        if (inline != null) {
+            source.add("type", "base64").add("media_type", inline.mediaType()).add("data", inline.base64());
         } else if (url.regionMatches(true, 0, "https://", 0, 8)) {
             source.add("type", "url").add("url", url);
         } else {
-            throw new UntranslatableRequestException(at + ".image_url.url",
-                    "only https URLs and data:<mime>;base64 URLs are translated");
+            throw new UntranslatableRequestException(at, "only https URLs and data:<mime>;base64 URLs are translated");
         }
         return JSON.createObjectBuilder().add("type", "image").add("source", source).build();
     }
 
-    private static List<JsonObject> assistantBlocks(JsonObject message, String at) {
+    private static List<JsonObject> assistantBlocks(Message message) {
         List<JsonObject> blocks = new ArrayList<>();
-        JsonValue content = message.get("content");
-        if (content instanceof JsonArray parts) {
-            for (int j = 0; j < parts.size(); j++) {
-                // An earlier answer's refusal part is text the model said.
-                if (parts.get(j) instanceof JsonObject part && "refusal".equals(optString(part, "type"))
-                        && part.get("refusal") instanceof JsonString refusal) {
-                    addText(blocks, refusal.getString());
-                } else {
-                    addText(blocks, textPart(parts.get(j), at + ".content[" + j + "]"));
-                }
-            }
-        } else {
-            texts(content, at + ".content").forEach(text -> addText(blocks, text));
-        }
-        if (present(message, "function_call")) {
-            throw new UntranslatableRequestException(at + ".function_call",
-                    "the deprecated functions API is not translated; use tool_calls");
-        }
-        if (message.get("tool_calls") instanceof JsonArray calls) {
-            for (int j = 0; j < calls.size(); j++) {
-                blocks.add(toolUse(calls.get(j), at + ".tool_calls[" + j + "]"));
-            }
-        } else if (present(message, "tool_calls")) {
-            throw new UntranslatableRequestException(at + ".tool_calls", "must be an array");
+        OpenAiRequestReading.assistantTexts(message).forEach(text -> addText(blocks, text));
+        for (ToolCall call : OpenAiRequestReading.toolCalls(message)) {
+            blocks.add(JSON.createObjectBuilder()
+                    .add("type", "tool_use")
+                    .add("id", OpenAiRequestReading.toolId(call.id()))
+                    .add("name", call.name())
+                    .add("input", call.arguments())
+                    .build());
         }
         return blocks;
     }
 
-    private static JsonObject toolUse(JsonValue value, String at) {
-        if (!(value instanceof JsonObject call) || !(call.get("function") instanceof JsonObject function)) {
-            throw new UntranslatableRequestException(at, "must be a function tool call");
-        }
-        String id = optString(call, "id");
-        String name = optString(function, "name");
-        if (id == null || name == null) {
-            throw new UntranslatableRequestException(at, "needs an id and a function.name");
-        }
-        return JSON.createObjectBuilder()
-                .add("type", "tool_use")
-                .add("id", toolId(id))
-                .add("name", name)
-                .add("input", arguments(function.get("arguments"), at + ".function.arguments"))
-                .build();
-    }
-
-    /** The arguments string parsed: Anthropic takes the input as a JSON object. An empty string is {}. */
-    private static JsonObject arguments(JsonValue value, String at) {
-        if (value == null || value == JsonValue.NULL) {
-            return JsonValue.EMPTY_JSON_OBJECT;
-        }
-        if (!(value instanceof JsonString s)) {
-            throw new UntranslatableRequestException(at, "must be a string of JSON");
-        }
-        if (s.getString().isBlank()) {
-            return JsonValue.EMPTY_JSON_OBJECT;
-        }
-        try (JsonReader reader = JSON.createReader(new StringReader(s.getString()))) {
-            JsonValue parsed = reader.readValue();
-            if (parsed instanceof JsonObject object) {
-                return object;
-            }
-        } catch (RuntimeException e) {
-            // Parsson's own limits (a number's length or exponent, nesting) throw plain RuntimeExceptions: refused
-            // like any text that is no JSON, never thrown out of the adapter as a connection failure.
-        }
-        throw new UntranslatableRequestException(at, "is not a JSON object");
-    }
-
-    private static JsonObject toolResult(JsonObject message, String at) {
-        String id = optString(message, "tool_call_id");
-        if (id == null) {
-            throw new UntranslatableRequestException(at + ".tool_call_id", "must be a string");
-        }
-        JsonObjectBuilder result = JSON.createObjectBuilder().add("type", "tool_result").add("tool_use_id", toolId(id));
-        JsonValue content = message.get("content");
-        if (content instanceof JsonArray) {
-            JsonArrayBuilder blocks = JSON.createArrayBuilder();
-            List<JsonObject> texts = new ArrayList<>();
-            texts(content, at + ".content").forEach(text -> addText(texts, text));
-            texts.forEach(blocks::add);
-            if (!texts.isEmpty()) {
-                result.add("content", blocks);
+    private static JsonObject toolResult(Message message) {
+        String id = OpenAiRequestReading.toolCallId(message);
+        JsonObjectBuilder result = JSON.createObjectBuilder().add("type", "tool_result")
+                .add("tool_use_id", OpenAiRequestReading.toolId(id));
+        List<String> texts = texts(message.content(), message.at() + ".content");
+        if (message.content() instanceof JsonArray) {
+            List<JsonObject> blocks = new ArrayList<>();
+            texts.forEach(text -> addText(blocks, text));
+            if (!blocks.isEmpty()) {
+                JsonArrayBuilder content = JSON.createArrayBuilder();
+                blocks.forEach(content::add);
+                result.add("content", content);
             }
         } else {
-            String text = String.join("", texts(content, at + ".content"));
+            String text = String.join("", texts);
             if (!text.isEmpty()) {
                 result.add("content", text);
             }
@@ -323,41 +187,10 @@ public final class AnthropicRequests {
         return result.build();
     }
 
-    private static String toolId(String id) {
-        return NOT_ID.matcher(id).replaceAll("_");
-    }
-
     // ---- parameters ----
 
-    private static int maxTokens(JsonObject body) {
-        String field = present(body, "max_completion_tokens") ? "max_completion_tokens"
-                : present(body, "max_tokens") ? "max_tokens" : null;
-        if (field == null) {
-            return DEFAULT_MAX_TOKENS;
-        }
-        JsonNumber n = number(body, field);
-        BigDecimal value = n.bigDecimalValue();
-        if (!n.isIntegral() || value.signum() <= 0 || value.compareTo(BigDecimal.valueOf(Integer.MAX_VALUE)) > 0) {
-            throw new UntranslatableRequestException(field, "must be a positive whole number");
-        }
-        return n.intValue();
-    }
-
     private static void stopSequences(JsonObject body, JsonObjectBuilder out) {
-        JsonValue stop = body.get("stop");
-        List<String> sequences = new ArrayList<>();
-        if (stop instanceof JsonString s) {
-            sequences.add(s.getString());
-        } else if (stop instanceof JsonArray list) {
-            for (int i = 0; i < list.size(); i++) {
-                if (!(list.get(i) instanceof JsonString s)) {
-                    throw new UntranslatableRequestException("stop[" + i + "]", "must be a string");
-                }
-                sequences.add(s.getString());
-            }
-        } else if (stop != null && stop != JsonValue.NULL) {
-            throw new UntranslatableRequestException("stop", "must be a string or an array of strings");
-        }
+        List<String> sequences = OpenAiRequestReading.stopSequences(body);
         // Anthropic rejects whitespace-only stop sequences; they are dropped.
         sequences.removeIf(String::isBlank);
         if (!sequences.isEmpty()) {
@@ -369,89 +202,39 @@ public final class AnthropicRequests {
 
     /** {@code tools[{type:function,function{…}}]} to Anthropic tools; true when there is at least one. */
     private static boolean tools(JsonObject body, JsonObjectBuilder out) {
-        if (!present(body, "tools")) {
+        List<Tool> tools = OpenAiRequestReading.tools(body);
+        if (tools.isEmpty()) {
             return false;
-        }
-        if (!(body.get("tools") instanceof JsonArray tools)) {
-            throw new UntranslatableRequestException("tools", "must be an array");
         }
         JsonArrayBuilder translated = JSON.createArrayBuilder();
-        for (int i = 0; i < tools.size(); i++) {
-            String at = "tools[" + i + "]";
-            if (!(tools.get(i) instanceof JsonObject tool) || !"function".equals(optString(tool, "type"))
-                    || !(tool.get("function") instanceof JsonObject function)) {
-                throw new UntranslatableRequestException(at, "only function tools are translated");
+        for (Tool tool : tools) {
+            JsonObjectBuilder anthropic = JSON.createObjectBuilder().add("name", tool.name());
+            if (tool.description() != null) {
+                anthropic.add("description", tool.description());
             }
-            String name = optString(function, "name");
-            if (name == null) {
-                throw new UntranslatableRequestException(at + ".function.name", "must be a string");
-            }
-            JsonObjectBuilder anthropic = JSON.createObjectBuilder().add("name", name);
-            if (optString(function, "description") != null) {
-                anthropic.add("description", optString(function, "description"));
-            }
-            if (function.get("parameters") instanceof JsonObject parameters) {
-                anthropic.add("input_schema", parameters);
-            } else if (present(function, "parameters")) {
-                throw new UntranslatableRequestException(at + ".function.parameters", "must be a JSON Schema object");
-            } else {
-                // OpenAI allows a tool without parameters; Anthropic requires a schema.
-                anthropic.add("input_schema", JSON.createObjectBuilder().add("type", "object")
-                        .add("properties", JsonValue.EMPTY_JSON_OBJECT));
-            }
-            translated.add(anthropic); // function.strict is dropped, as Anthropic's compatibility layer does
+            translated.add(anthropic.add("input_schema", tool.parameters()));
         }
-        JsonArray array = translated.build();
-        if (array.isEmpty()) {
-            return false;
-        }
-        out.add("tools", array);
+        out.add("tools", translated);
         return true;
     }
 
     private static void toolChoice(JsonObject body, boolean hasTools, JsonObjectBuilder out) {
         boolean serial = body.get("parallel_tool_calls") == JsonValue.FALSE;
-        JsonValue choice = body.get("tool_choice");
-        JsonObjectBuilder anthropic;
-        String type;
-        if (choice == null || choice == JsonValue.NULL) {
-            if (!serial || !hasTools) {
-                return; // no tools: nothing to call in parallel
-            }
-            anthropic = JSON.createObjectBuilder().add("type", "auto");
-            type = "auto";
-        } else if (choice instanceof JsonString s) {
-            type = switch (s.getString()) {
-                case "auto" -> "auto";
-                case "required" -> "any";
-                case "none" -> "none";
-                default -> throw new UntranslatableRequestException("tool_choice",
-                        "expected auto, required, none or {\"type\":\"function\",\"function\":{\"name\":…}}");
-            };
-            anthropic = JSON.createObjectBuilder().add("type", type);
-        } else if (choice instanceof JsonObject o && "function".equals(optString(o, "type"))
-                && o.get("function") instanceof JsonObject f && optString(f, "name") != null) {
-            type = "tool";
-            anthropic = JSON.createObjectBuilder().add("type", "tool").add("name", optString(f, "name"));
-        } else {
-            throw new UntranslatableRequestException("tool_choice",
-                    "expected auto, required, none or {\"type\":\"function\",\"function\":{\"name\":…}}");
+        ToolChoice choice = OpenAiRequestReading.toolChoice(body);
+        if (choice == null && (!serial || !hasTools)) {
+            return; // no tools: nothing to call in parallel
         }
-        if (serial && !"none".equals(type)) {
+        ToolChoice.Kind kind = choice == null ? ToolChoice.Kind.AUTO : choice.kind();
+        JsonObjectBuilder anthropic = switch (kind) {
+            case AUTO -> JSON.createObjectBuilder().add("type", "auto");
+            case REQUIRED -> JSON.createObjectBuilder().add("type", "any");
+            case NONE -> JSON.createObjectBuilder().add("type", "none");
+            case FUNCTION -> JSON.createObjectBuilder().add("type", "tool").add("name", choice.function());
+        };
+        if (serial && kind != ToolChoice.Kind.NONE) {
             anthropic.add("disable_parallel_tool_use", true); // {type:none} has no such field
         }
         out.add("tool_choice", anthropic);
-    }
-
-    // ---- JSON helpers ----
-
-    private static boolean present(JsonObject object, String field) {
-        JsonValue value = object.get(field);
-        return value != null && value != JsonValue.NULL;
-    }
-
-    private static String optString(JsonObject object, String field) {
-        return object.get(field) instanceof JsonString s ? s.getString() : null;
     }
 
     private static String string(JsonObject object, String field) {
@@ -459,12 +242,5 @@ public final class AnthropicRequests {
             return s.getString();
         }
         throw new UntranslatableRequestException(field, "must be a string");
-    }
-
-    private static JsonNumber number(JsonObject object, String field) {
-        if (object.get(field) instanceof JsonNumber n) {
-            return n;
-        }
-        throw new UntranslatableRequestException(field, "must be a number");
     }
 }

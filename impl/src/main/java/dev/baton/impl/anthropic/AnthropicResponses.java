@@ -1,5 +1,6 @@
 package dev.baton.impl.anthropic;
 
+import dev.baton.impl.translate.OpenAiResponseWriting;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -53,13 +54,8 @@ public final class AnthropicResponses {
                     }
                     case "tool_use" -> {
                         toolCalls = toolCalls == null ? JSON.createArrayBuilder() : toolCalls;
-                        JsonValue input = block.get("input");
-                        toolCalls.add(JSON.createObjectBuilder()
-                                .add("id", string(block, "id", ""))
-                                .add("type", "function")
-                                .add("function", JSON.createObjectBuilder()
-                                        .add("name", string(block, "name", ""))
-                                        .add("arguments", input == null || input == JsonValue.NULL ? "{}" : input.toString())));
+                        toolCalls.add(OpenAiResponseWriting.toolCall(string(block, "id", ""), string(block, "name", ""),
+                                block.get("input")));
                     }
                     default -> {
                         // redacted_thinking, server_tool_use, web_search_tool_result, …: nothing an OpenAI client reads
@@ -67,31 +63,13 @@ public final class AnthropicResponses {
                 }
             }
         }
-        JsonObjectBuilder reply = JSON.createObjectBuilder().add("role", "assistant");
-        if (text != null) {
-            reply.add("content", text.toString());
-        } else {
-            reply.add("content", JsonValue.NULL);
-        }
-        if (thinking != null) {
-            reply.add("reasoning_content", thinking.toString());
-        }
-        if (toolCalls != null) {
-            reply.add("tool_calls", toolCalls);
-        }
-        JsonObjectBuilder completion = JSON.createObjectBuilder()
-                .add("id", string(message, "id", ""))
-                .add("object", "chat.completion")
-                .add("created", created)
-                .add("model", string(message, "model", ""))
-                .add("choices", JSON.createArrayBuilder().add(JSON.createObjectBuilder()
-                        .add("index", 0)
-                        .add("message", reply)
-                        .add("logprobs", JsonValue.NULL)
-                        .add("finish_reason", finishReason(string(message, "stop_reason", null)))));
+        JsonObjectBuilder reply = OpenAiResponseWriting.assistantMessage(text, thinking, toolCalls);
+        JsonObjectBuilder completion = OpenAiResponseWriting.completion(string(message, "id", ""),
+                string(message, "model", ""), created, reply, finishReason(string(message, "stop_reason", null)));
         if (message.get("usage") instanceof JsonObject usage) {
-            completion.add("usage", usage(number(usage, "input_tokens"), number(usage, "cache_read_input_tokens"),
-                    number(usage, "cache_creation_input_tokens"), number(usage, "output_tokens")));
+            completion.add("usage", OpenAiResponseWriting.usage(number(usage, "input_tokens"),
+                    number(usage, "cache_read_input_tokens"), number(usage, "cache_creation_input_tokens"),
+                    number(usage, "output_tokens")));
         }
         return completion.build();
     }
@@ -111,20 +89,6 @@ public final class AnthropicResponses {
             case "refusal" -> "content_filter";
             default -> "stop"; // end_turn, stop_sequence, pause_turn, and values added after this code
         };
-    }
-
-    /**
-     * OpenAI {@code usage} from Anthropic counts: every input token (uncached, read from cache,
-     * written to cache) is a prompt token; the cache reads are the cached ones.
-     */
-    static JsonObject usage(long input, long cacheRead, long cacheCreation, long output) {
-        long prompt = input + cacheRead + cacheCreation;
-        return JSON.createObjectBuilder()
-                .add("prompt_tokens", prompt)
-                .add("completion_tokens", output)
-                .add("total_tokens", prompt + output)
-                .add("prompt_tokens_details", JSON.createObjectBuilder().add("cached_tokens", cacheRead))
-                .build();
     }
 
     static String string(JsonObject object, String field, String otherwise) {

@@ -1,8 +1,8 @@
 package dev.baton.impl.anthropic;
 
+import dev.baton.impl.translate.ProviderFailures;
 import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderException;
-import dev.baton.spi.ProviderFailure;
 import dev.baton.spi.ProviderTransport.Event;
 import dev.baton.spi.ProviderTransport.StreamEvents;
 import dev.baton.wire.RawJsonObject;
@@ -50,10 +50,7 @@ public final class AnthropicStreamEvents implements StreamEvents {
         try {
             return translator.onEvent(name, data);
         } catch (ProviderException e) {
-            // The provider's own words: keep them, but never a credential they might quote.
-            ProviderFailure f = e.failure();
-            throw new ProviderException(new ProviderFailure(f.kind(), f.httpStatus(), f.type(), f.code(),
-                    context.redact(f.message()), f.retryAfter()));
+            throw ProviderFailures.redacted(e, context);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.baton.impl.anthropic;
 
+import dev.baton.impl.translate.OpenAiResponseWriting;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderFailure;
 import jakarta.json.JsonNumber;
@@ -167,10 +168,8 @@ public final class AnthropicStreamTranslator {
         if (!includeUsage) {
             return List.of();
         }
-        return List.of(head()
-                .add("choices", JSON.createArrayBuilder())
-                .add("usage", AnthropicResponses.usage(inputTokens, cacheReadTokens, cacheCreationTokens, outputTokens))
-                .build());
+        JsonObject usage = OpenAiResponseWriting.usage(inputTokens, cacheReadTokens, cacheCreationTokens, outputTokens);
+        return List.of(head().add("choices", JSON.createArrayBuilder()).add("usage", usage).build());
     }
 
     private static ProviderException error(JsonObject data) {
