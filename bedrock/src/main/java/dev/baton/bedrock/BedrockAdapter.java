@@ -1,7 +1,7 @@
 package dev.baton.bedrock;
 
 import dev.baton.FailureKind;
-import dev.baton.impl.anthropic.UntranslatableRequestException;
+import dev.baton.impl.translate.UntranslatableRequestException;
 import dev.baton.impl.concurrent.Publishers;
 import dev.baton.impl.translate.ProviderFailures;
 import dev.baton.spi.AdapterContext;

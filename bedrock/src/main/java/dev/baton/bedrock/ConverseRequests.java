@@ -1,6 +1,6 @@
 package dev.baton.bedrock;
 
-import dev.baton.impl.anthropic.UntranslatableRequestException;
+import dev.baton.impl.translate.UntranslatableRequestException;
 import dev.baton.impl.translate.OpenAiRequestReading;
 import dev.baton.impl.translate.OpenAiRequestReading.InlineImage;
 import dev.baton.impl.translate.OpenAiRequestReading.Message;

@@ -1,7 +1,7 @@
 package dev.baton.bedrock;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.baton.impl.anthropic.UntranslatableRequestException;
+import dev.baton.impl.translate.UntranslatableRequestException;
 import dev.baton.wire.RawJsonObject;
 import jakarta.json.JsonConfig;
 import jakarta.json.JsonObject;

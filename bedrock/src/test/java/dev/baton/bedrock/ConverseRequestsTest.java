@@ -1,6 +1,6 @@
 package dev.baton.bedrock;
 
-import dev.baton.impl.anthropic.UntranslatableRequestException;
+import dev.baton.impl.translate.UntranslatableRequestException;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import dev.baton.impl.anthropic.AnthropicErrors;
 import dev.baton.impl.anthropic.AnthropicRequests;
 import dev.baton.impl.anthropic.AnthropicResponses;
 import dev.baton.impl.anthropic.AnthropicStreamEvents;
-import dev.baton.impl.anthropic.UntranslatableRequestException;
+import dev.baton.impl.translate.UntranslatableRequestException;
 import dev.baton.impl.concurrent.Publishers;
 import dev.baton.impl.gemini.GoogleProtocol;
 import dev.baton.impl.openai.OpenAiProtocol;

@@ -1,6 +1,7 @@
 package dev.baton.impl.anthropic;
 
 import dev.baton.impl.concurrent.Publishers;
+import dev.baton.impl.translate.UntranslatableRequestException;
 import dev.baton.wire.OpenAiShape;
 import dev.baton.FailureKind;
 import dev.baton.wire.SseParser;

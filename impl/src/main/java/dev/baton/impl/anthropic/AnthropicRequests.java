@@ -6,6 +6,7 @@ import dev.baton.impl.translate.OpenAiRequestReading.Message;
 import dev.baton.impl.translate.OpenAiRequestReading.Tool;
 import dev.baton.impl.translate.OpenAiRequestReading.ToolCall;
 import dev.baton.impl.translate.OpenAiRequestReading.ToolChoice;
+import dev.baton.impl.translate.UntranslatableRequestException;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;

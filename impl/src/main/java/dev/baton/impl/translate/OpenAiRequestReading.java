@@ -1,6 +1,5 @@
 package dev.baton.impl.translate;
 
-import dev.baton.impl.anthropic.UntranslatableRequestException;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;

@@ -2,6 +2,7 @@ package dev.baton.impl.anthropic;
 
 import com.code_intelligence.jazzer.junit.DictionaryFile;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.baton.impl.translate.UntranslatableRequestException;
 import dev.baton.wire.RawJsonObject;
 import jakarta.json.JsonConfig;
 import jakarta.json.JsonObject;

@@ -1,5 +1,7 @@
 package dev.baton.impl.anthropic;
 
+import dev.baton.impl.translate.UntranslatableRequestException;
+
 import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,10 +1,10 @@
-package dev.baton.impl.anthropic;
+package dev.baton.impl.translate;
 
 import java.util.Objects;
 
 /**
- * An OpenAI request asks for something the Anthropic Messages API cannot honour faithfully (for
- * example {@code n:2} or a {@code json_schema} response format). The message names the field and
+ * An OpenAI request asks for something a provider's API cannot honour faithfully (for example
+ * {@code n:2} or a {@code json_schema} response format for Anthropic's Messages API or Bedrock's Converse). The message names the field and
  * never echoes request content. The adapter fails the attempt as {@code invalid_request}, so the
  * engine moves to a different provider or model.
  */
