@@ -36,6 +36,12 @@ public final class Redactor {
      */
     private static final Pattern KEY_ASSIGNMENT = Pattern.compile(
             "((?i:api[-_ ]?key)[\"']?\\s*[=:]\\s*[\"']?)((?=[A-Za-z0-9._\\-]*[0-9])[A-Za-z0-9._\\-]{8,}|[A-Za-z0-9._\\-]{24,})");
+    /**
+     * The clouds' credentials by their shape: a Google API key ({@code AIza…}), a Google OAuth access token
+     * ({@code ya29.…}) and the signature of an AWS {@code Authorization} header ({@code Signature=<64 hex digits>}).
+     */
+    private static final Pattern CLOUD_SECRET = Pattern.compile(
+            "\\bAIza[0-9A-Za-z_\\-]{35}|\\bya29\\.[0-9A-Za-z_\\-.]+|(?<=Signature=)[0-9a-f]{64}");
     /** Account identifiers and what each becomes; see {@link #maskAccounts}. */
     private static final List<Map.Entry<Pattern, String>> ACCOUNT_IDS = List.of(
             Map.entry(Pattern.compile("\\borg-[A-Za-z0-9]{6,}"), "org-<hidden>"),
@@ -43,6 +49,9 @@ public final class Redactor {
             Map.entry(Pattern.compile("\\buser-[A-Za-z0-9]{12,}"), "user-<hidden>"),
             Map.entry(Pattern.compile("\\bwrkspc_[A-Za-z0-9]{6,}"), "wrkspc_<hidden>"),
             Map.entry(Pattern.compile("\\bapikey_[A-Za-z0-9]{6,}"), "apikey_<hidden>"),
+            // An AWS access key id (long-term AKIA…, temporary ASIA…) names the account's IAM user or role.
+            Map.entry(Pattern.compile("\\bAKIA[A-Z0-9]{16}\\b"), "AKIA<hidden>"),
+            Map.entry(Pattern.compile("\\bASIA[A-Z0-9]{16}\\b"), "ASIA<hidden>"),
             // Anthropic names organizations (and Azure subscriptions) by UUID.
             Map.entry(Pattern.compile("\\b[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}\\b"),
                     "<hidden>"));
@@ -69,6 +78,7 @@ public final class Redactor {
             out = out.replace(secret, REDACTED);
         }
         out = SK_KEY.matcher(out).replaceAll(REDACTED);
+        out = CLOUD_SECRET.matcher(out).replaceAll(REDACTED);
         out = BEARER.matcher(out).replaceAll("$1" + REDACTED);
         out = KEY_ASSIGNMENT.matcher(out).replaceAll("$1" + REDACTED);
         out = out.replaceAll("[\\r\\n\\t]+", " ");
@@ -77,7 +87,8 @@ public final class Redactor {
 
     /**
      * {@code text} with the provider account's identifiers replaced: OpenAI's {@code org-…}, {@code proj_…} and
-     * {@code user-…}, Anthropic's workspace and key ids and any UUID (Anthropic's organization ids). The rest of the
+     * {@code user-…}, Anthropic's workspace and key ids, AWS access key ids and any UUID (Anthropic's organization
+     * ids). The rest of the
      * sentence stays: "Rate limit reached for gpt-4o in organization org-&lt;hidden&gt; on tokens per min …". Apply it
      * after {@link #clean}, to what a caller will see.
      */

@@ -43,6 +43,22 @@ class RedactorTest {
     }
 
     @Test
+    void removesTheCloudsCredentialsByTheirShape() {
+        String googleKey = "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW";
+        String token = "ya29.a0AfB_byC-1x2y3z.Q4w5e6";
+        String signature = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+        String out = redactor.clean("key " + googleKey + " was refused; token " + token
+                + " expired; Authorization: AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20261203/us-east-1/bedrock"
+                + "/aws4_request, SignedHeaders=host;x-amz-date, Signature=" + signature);
+
+        assertFalse(out.contains(googleKey) || out.contains("a0AfB_byC") || out.contains(signature), out);
+        assertTrue(out.contains("key <redacted> was refused; token <redacted> expired"), out);
+        assertTrue(out.endsWith("Signature=<redacted>"), out);
+        assertTrue(Redactor.maskAccounts(out).contains("Credential=AKIA<hidden>/20261203"), Redactor.maskAccounts(out));
+    }
+
+    @Test
     void removesApiKeyAssignments() {
         String out = redactor.clean("request had api_key=abcdef0123456789 in it");
         assertFalse(out.contains("abcdef0123456789"), out);
