@@ -4,6 +4,7 @@ import dev.baton.FailureKind;
 import dev.baton.impl.adapter.Adapters;
 import dev.baton.impl.config.Redactor;
 import dev.baton.impl.engine.EngineFixture;
+import dev.baton.impl.contract.Collect;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderTarget;
@@ -18,12 +19,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -79,30 +78,7 @@ class BedrockAdapterTest {
     }
 
     private CompletableFuture<List<JsonObject>> stream(ProviderTarget target, boolean includeUsage) {
-        CompletableFuture<List<JsonObject>> done = new CompletableFuture<>();
-        List<JsonObject> chunks = new ArrayList<>();
-        adapter.stream(target, body(true, includeUsage), Duration.ofSeconds(5)).subscribe(new Flow.Subscriber<>() {
-            @Override
-            public void onSubscribe(Flow.Subscription s) {
-                s.request(Long.MAX_VALUE);
-            }
-
-            @Override
-            public void onNext(JsonObject item) {
-                chunks.add(item);
-            }
-
-            @Override
-            public void onError(Throwable t) {
-                done.completeExceptionally(t);
-            }
-
-            @Override
-            public void onComplete() {
-                done.complete(chunks);
-            }
-        });
-        return done;
+        return Collect.chunks(adapter.stream(target, body(true, includeUsage), Duration.ofSeconds(5)));
     }
 
     private ProviderException streamFails(ProviderTarget target) {

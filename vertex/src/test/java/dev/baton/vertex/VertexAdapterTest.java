@@ -4,6 +4,7 @@ import dev.baton.FailureKind;
 import dev.baton.impl.adapter.Adapters;
 import dev.baton.impl.config.Redactor;
 import dev.baton.impl.engine.EngineFixture;
+import dev.baton.impl.contract.Collect;
 import dev.baton.spi.ProviderException;
 import dev.baton.spi.ProviderTarget;
 import dev.baton.testkit.Behavior;
@@ -112,7 +113,7 @@ class VertexAdapterTest {
 
     @Test
     void claudeStreamsThroughStreamRawPredict() throws Exception {
-        List<JsonObject> chunks = collect(adapter().stream(target(CLAUDE, key()), body(true), TIMEOUT))
+        List<JsonObject> chunks = Collect.chunks(adapter().stream(target(CLAUDE, key()), body(true), TIMEOUT))
                 .get(10, TimeUnit.SECONDS);
 
         assertTrue(chunks.size() > 2);
@@ -332,30 +333,4 @@ class VertexAdapterTest {
         assertFalse(adapter.toString().contains(token));
     }
 
-    private static CompletableFuture<List<JsonObject>> collect(Flow.Publisher<JsonObject> publisher) {
-        CompletableFuture<List<JsonObject>> done = new CompletableFuture<>();
-        List<JsonObject> chunks = new ArrayList<>();
-        publisher.subscribe(new Flow.Subscriber<>() {
-            @Override
-            public void onSubscribe(Flow.Subscription s) {
-                s.request(Long.MAX_VALUE);
-            }
-
-            @Override
-            public void onNext(JsonObject item) {
-                chunks.add(item);
-            }
-
-            @Override
-            public void onError(Throwable t) {
-                done.completeExceptionally(t);
-            }
-
-            @Override
-            public void onComplete() {
-                done.complete(chunks);
-            }
-        });
-        return done;
-    }
 }
