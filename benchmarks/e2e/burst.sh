@@ -13,6 +13,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/common.sh"
 ROOT=$(cd "$HERE/../.." && pwd)
 
 SERVER=liberty
@@ -83,7 +84,6 @@ SIM_PORT=$((PORT + 9010))
 REDIS_PORT=$((PORT - 2989))
 case "$NODES" in 1|2) ;; *) echo "--nodes must be 1 or 2" >&2; exit 2 ;; esac
 
-sha() { printf %s "$1" | sha256sum | cut -d' ' -f1; }
 # Baton's configuration on top of the sample's, as system properties (they beat microprofile-config.properties):
 # connection "burst" on the simulator, route "burst", a price of 23 per million tokens in and out (a request of
 # about 1,000 prompt tokens costs about 0.023), and one key per phase with the budget.
@@ -126,37 +126,11 @@ fi
 OUT=${OUT:-$HERE/results/burst-$(date +%Y%m%d-%H%M%S)-$SERVER}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
-log() { printf '%s  %s\n' "$(date -u +%H:%M:%S)" "$*" | tee -a "$OUT/run.log" >&2; }
 
-java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
-JAVA=${BENCH_JAVA:-}
-if [[ -z "$JAVA" ]]; then
-    for candidate in /usr/lib/jvm/temurin-25-jdk-amd64/bin/java "$(command -v java || true)"; do
-        if [[ -x "$candidate" && $(java_major "$candidate") -ge 21 ]]; then JAVA=$candidate; break; fi
-    done
-fi
 [[ -n "$JAVA" && -x "$(dirname "$JAVA")/javac" ]] || { echo "needs a Java 21+ JDK: set BENCH_JAVA" >&2; exit 1; }
 "$(dirname "$JAVA")/javac" -d "$OUT/classes" "$HERE/Burst.java"
 
-port_busy() { [[ -n $(ss -Hltn "sport = :$1") ]]; }
-listener_pid() { ss -Hltnp "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
-wait_for() { # wait_for SECONDS DESCRIPTION COMMAND...
-    local deadline=$((SECONDS + $1)) what=$2; shift 2
-    until "$@" >/dev/null 2>&1; do
-        if ((SECONDS > deadline)); then log "gave up waiting for $what"; return 1; fi
-        sleep 0.5
-    done
-}
 
-# A process this script started (a descendant of it): only those are stopped, whoever else listens on our ports.
-ours() {
-    local pid=$1
-    while [[ -n "$pid" && "$pid" -gt 1 ]]; do
-        [[ "$pid" == "$$" ]] && return 0
-        pid=$(awk '$1 == "PPid:" { print $2 }' "/proc/$pid/status" 2>/dev/null)
-    done
-    return 1
-}
 PIDS=()
 SERVER_PORTS=()
 cleanup() {

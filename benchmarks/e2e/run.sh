@@ -13,6 +13,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/common.sh"
 ROOT=$(cd "$HERE/../.." && pwd)
 
 ROUNDS=3
@@ -99,7 +100,6 @@ OUT=${OUT:-$HERE/results/$(date +%Y%m%d-%H%M%S)-$SERVER}
 mkdir -p "$OUT"
 RESULTS=$OUT/results.txt
 : > "$RESULTS"
-log() { printf '%s  %s\n' "$(date +%H:%M:%S)" "$*" | tee -a "$OUT/run.log" >&2; }
 
 # ---- what the benchmark needs ---------------------------------------------------------------------------------
 
@@ -115,13 +115,6 @@ for tool in curl ss mvn; do
     command -v $tool >/dev/null || { echo "needs $tool on PATH" >&2; exit 1; }
 done
 
-java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
-JAVA=${BENCH_JAVA:-}
-if [[ -z "$JAVA" ]]; then
-    for candidate in /usr/lib/jvm/temurin-25-jdk-amd64/bin/java "$(command -v java || true)"; do
-        if [[ -x "$candidate" && $(java_major "$candidate") -ge 21 ]]; then JAVA=$candidate; break; fi
-    done
-fi
 [[ -n "$JAVA" && -x "$(dirname "$JAVA")/javac" ]] || {
     echo "needs a Java 21+ JDK for the fake upstream and the load driver: set BENCH_JAVA=/path/to/bin/java" >&2
     exit 1
@@ -157,15 +150,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-port_busy() { [[ -n $(ss -Hltn "sport = :$1") ]]; }
-listener_pid() { ss -Hltnp "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
-wait_for() { # wait_for SECONDS DESCRIPTION COMMAND...
-    local deadline=$((SECONDS + $1)) what=$2; shift 2
-    until "$@" >/dev/null 2>&1; do
-        if ((SECONDS > deadline)); then log "gave up waiting for $what"; return 1; fi
-        sleep 0.5
-    done
-}
 
 for p in $PORT $UPSTREAM_PORT; do
     if port_busy "$p"; then echo "port $p is in use: is another server or benchmark running?" >&2; exit 1; fi

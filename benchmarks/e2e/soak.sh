@@ -16,6 +16,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/common.sh"
 ROOT=$(cd "$HERE/../.." && pwd)
 
 MINUTES=30
@@ -74,7 +75,6 @@ done
 OUT=${OUT:-$HERE/results/soak-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
-log() { printf '%s  %s\n' "$(date -u +%H:%M:%S)" "$*" | tee -a "$OUT/run.log" >&2; }
 PROPS=$OUT/server.properties
 : > "$PROPS"
 prop() { echo "$1=$2" >> "$PROPS"; }
@@ -82,24 +82,8 @@ prop() { echo "$1=$2" >> "$PROPS"; }
 for tool in redis-server redis-cli pg_createcluster pg_ctlcluster pg_dropcluster psql curl ss mvn; do
     command -v $tool >/dev/null || { echo "needs $tool on PATH" >&2; exit 1; }
 done
-java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p'; }
-JAVA=${BENCH_JAVA:-}
-if [[ -z "$JAVA" ]]; then
-    for candidate in /usr/lib/jvm/temurin-25-jdk-amd64/bin/java "$(command -v java || true)"; do
-        if [[ -x "$candidate" && $(java_major "$candidate") -ge 21 ]]; then JAVA=$candidate; break; fi
-    done
-fi
 [[ -n "$JAVA" && -x "$(dirname "$JAVA")/javac" ]] || { echo "needs a Java 21+ JDK: set BENCH_JAVA" >&2; exit 1; }
 
-port_busy() { [[ -n $(ss -Hltn "sport = :$1") ]]; }
-listener_pid() { ss -Hltnp "sport = :$1" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
-wait_for() { # wait_for SECONDS DESCRIPTION COMMAND...
-    local deadline=$((SECONDS + $1)) what=$2; shift 2
-    until "$@" >/dev/null 2>&1; do
-        if ((SECONDS > deadline)); then log "gave up waiting for $what"; return 1; fi
-        sleep 0.5
-    done
-}
 RUN_SECONDS=$((MINUTES * 60))
 REDIS_AT=$((RUN_SECONDS * 3 / 10))
 PG_AT=$((RUN_SECONDS * 6 / 10))
@@ -117,15 +101,6 @@ fi
 
 # ---- clean up whatever we started, however we leave ----------------------------------------------------------
 
-# A process this script started (a descendant of it): only those are stopped, whoever else listens on our ports.
-ours() {
-    local pid=$1
-    while [[ -n "$pid" && "$pid" -gt 1 ]]; do
-        [[ "$pid" == "$$" ]] && return 0
-        pid=$(awk '$1 == "PPid:" { print $2 }' "/proc/$pid/status" 2>/dev/null)
-    done
-    return 1
-}
 PIDS=()
 SERVER_PID=
 REDIS_ARGS=(--port "$REDIS_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes
@@ -218,7 +193,6 @@ cat >> "$SERVER_DIR/server.xml" <<EOF
 </server>
 EOF
 echo "http.port=$PORT" > "$SERVER_DIR/bootstrap.properties"
-sha() { printf %s "$1" | sha256sum | cut -d' ' -f1; }
 SIM=http://127.0.0.1:$SIM_PORT
 # Baton's configuration on top of the sample's (system properties beat microprofile-config.properties). Keys and
 # routes must match Soak.java's KEYS and CHAINS.
