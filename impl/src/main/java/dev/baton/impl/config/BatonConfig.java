@@ -68,6 +68,11 @@ public record BatonConfig(List<ConnectionConfig> connections, Map<String, RouteC
                 .sorted(Comparator.comparingInt(ConnectionConfig::priority)).toList();
     }
 
+    /** Whether any connection serves {@code model}. */
+    public boolean serves(String model) {
+        return connections.stream().anyMatch(c -> c.serves(model));
+    }
+
     /** Whether any connection serves {@code vendor}'s models as {@code vendor/model}. */
     public boolean servesVendor(String vendor) {
         return connections.stream().anyMatch(c -> c.vendors().contains(vendor)

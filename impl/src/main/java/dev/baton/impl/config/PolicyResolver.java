@@ -169,7 +169,7 @@ public final class PolicyResolver {
                     + BatonConfig.MAX_FALLBACKS + " are allowed");
         }
         for (String model : models) {
-            if (baton.servingModel(model).isEmpty()) {
+            if (!baton.serves(model)) {
                 throw new IllegalArgumentException("'" + model + "' is not a model any configured connection serves"
                         + (baton.routes().containsKey(model) ? " (it is a route; fallbacks name models)" : ""));
             }

@@ -53,6 +53,6 @@ final class ModelAllowlist implements GatewayStep {
     }
 
     private boolean known(String model) {
-        return config.routes().containsKey(model) || !config.servingModel(model).isEmpty();
+        return config.routes().containsKey(model) || config.serves(model);
     }
 }
