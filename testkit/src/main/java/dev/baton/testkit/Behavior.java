@@ -53,7 +53,7 @@ public final class Behavior {
 
         ApiError in(WireFormat.Dialect dialect) {
             return switch (dialect) {
-                case OPENAI -> openAi;
+                case OPENAI, OPENAI_RESPONSES, OPENAI_EMBEDDINGS -> openAi;
                 case ANTHROPIC -> anthropic;
                 case BEDROCK -> bedrock != null ? bedrock : BedrockWire.errorFor(factory, openAi, anthropic);
                 case VERTEX_ANTHROPIC -> GoogleErrors.vertexClaude(this);

@@ -127,13 +127,13 @@ final class Playback {
             boolean last = false;
             boolean firstOutput = false;
             if (sent == behavior.streamErrorAfter()) {
-                frame = wire.errorEvent(behavior.streamError());
+                frame = wire.errorEvent(behavior.streamError(), sent);
                 last = true;
             } else if (sent == behavior.malformedAfter() && !malformedSent) {
                 frame = wire.malformedEvent(call);
                 malformedSent = true;
             } else if (next < frames.size()) {
-                firstOutput = next == wire.firstOutputEvent();
+                firstOutput = next == wire.firstOutputEvent(reply);
                 frame = frames.get(next++);
             } else {
                 break;

@@ -21,17 +21,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A fault-injecting LLM provider on 127.0.0.1 that speaks OpenAI chat completions (also on Azure OpenAI's deployment
- * paths), Anthropic Messages, Amazon Bedrock's Converse (with SigV4 checked per account), and Vertex AI's and the
- * Gemini API's versions of OpenAI's and Anthropic's wires ({@link GoogleCloud}), for rehearsing failover in tests
- * and game days.
+ * A fault-injecting LLM provider on 127.0.0.1 that speaks OpenAI chat completions, Responses and embeddings (also on
+ * Azure OpenAI's paths), Anthropic Messages, Amazon Bedrock's Converse (with SigV4 checked per account), and Vertex
+ * AI's and the Gemini API's versions of OpenAI's and Anthropic's wires ({@link GoogleCloud}), for rehearsing failover
+ * in tests and game days.
  *
  * <p>Thread-safe. Every thread it starts is a daemon; {@link #close()} stops them and closes every open socket.
  */
 public final class ProviderSimulator implements AutoCloseable {
 
     /** The dialects routed below {@code /{account}/v1}; Bedrock's paths are routed on their own. */
-    private static final List<WireFormat> WIRE_FORMATS = List.of(OpenAiWire.INSTANCE, AnthropicWire.INSTANCE);
+    private static final List<WireFormat> WIRE_FORMATS = List.of(OpenAiWire.INSTANCE, AnthropicWire.INSTANCE,
+            OpenAiResponsesWire.INSTANCE, OpenAiEmbeddingsWire.INSTANCE);
+    /** The dialects on Azure OpenAI's deployment paths, {@code /{account}/openai/deployments/{deployment}/…}. */
+    private static final List<WireFormat> AZURE_DEPLOYMENT_FORMATS = List.of(OpenAiWire.INSTANCE,
+            OpenAiEmbeddingsWire.INSTANCE);
+    /** The dialects on Azure OpenAI's v1 paths, {@code /{account}/openai/v1/…}; the body's model is the deployment. */
+    private static final List<WireFormat> AZURE_V1_FORMATS = List.of(OpenAiResponsesWire.INSTANCE,
+            OpenAiEmbeddingsWire.INSTANCE);
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final ServerSocket server;
@@ -214,16 +221,27 @@ public final class ProviderSimulator implements AutoCloseable {
                 return true;
             }
         }
-        // Azure OpenAI: /{account}/openai/deployments/{deployment}/chat/completions?api-version=...
-        String[] azure = path.split("/", 7); // "", account, "openai", "deployments", deployment, "chat", "completions"
-        if (azure.length == 7 && isAccountName(azure[1]) && azure[2].equals("openai") && azure[3].equals("deployments")
-                && isAccountName(azure[4]) && ("/" + azure[5] + "/" + azure[6]).equals(OpenAiWire.INSTANCE.route())
+        // Azure OpenAI: /{account}/openai/deployments/{deployment}/chat/completions?api-version=... (or /embeddings)
+        String[] azure = path.split("/", 6); // "", account, "openai", "deployments", deployment, route
+        if (azure.length == 6 && isAccountName(azure[1]) && azure[2].equals("openai") && azure[3].equals("deployments")
+                && isAccountName(azure[4]) && method.equals("POST")) {
+            for (WireFormat wire : AZURE_DEPLOYMENT_FORMATS) {
+                if (("/" + azure[5]).equals(wire.route())) {
+                    return complete(wire, account(azure[1]), arrived(request, azure[1], connection), connection,
+                            azure[4]);
+                }
+            }
+        }
+        // Azure OpenAI's v1 API: /{account}/openai/v1/responses (or /embeddings), the body's model the deployment
+        String[] azureV1 = path.split("/", 5); // "", account, "openai", "v1", route
+        if (azureV1.length == 5 && isAccountName(azureV1[1]) && azureV1[2].equals("openai") && azureV1[3].equals("v1")
                 && method.equals("POST")) {
-            Account account = account(azure[1]);
-            RecordedRequest recorded = RecordedRequest.arrived(account.name(), method, path, request.query(),
-                    request.headers(), request.body());
-            connection.answering(recorded);
-            return complete(OpenAiWire.INSTANCE, account, recorded, connection, azure[4]);
+            for (WireFormat wire : AZURE_V1_FORMATS) {
+                if (("/" + azureV1[4]).equals(wire.route())) {
+                    return complete(wire, account(azureV1[1]), arrived(request, azureV1[1], connection), connection,
+                            null);
+                }
+            }
         }
         // Amazon Bedrock: /{account}/model/{modelId}/converse or /converse-stream, the model id URL-encoded
         String[] bedrock = path.split("/", 5); // "", account, "model", modelId, action
@@ -255,6 +273,14 @@ public final class ProviderSimulator implements AutoCloseable {
             body = JsonSupport.JSON.createObjectBuilder(body).add("model", modelId).add("stream", stream).build();
         }
         return play(BedrockWire.INSTANCE, account, recorded, connection, body);
+    }
+
+    /** Records a request to the account and ties it to the connection, which reports the client hanging up. */
+    private RecordedRequest arrived(HttpInput.Request request, String accountName, Connection connection) {
+        RecordedRequest recorded = RecordedRequest.arrived(account(accountName).name(), request.method(),
+                request.path(), request.query(), request.headers(), request.body());
+        connection.answering(recorded);
+        return recorded;
     }
 
     /** {@code deployment} non-null: an Azure OpenAI request, answered as that deployment's model whatever the body says. */

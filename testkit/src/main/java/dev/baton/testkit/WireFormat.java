@@ -21,7 +21,9 @@ interface WireFormat {
         BEDROCK("Amazon Bedrock Converse"),
         VERTEX_ANTHROPIC("Claude on Vertex AI"),
         VERTEX_OPENAI("Vertex AI OpenAI-compatible chat completions"),
-        GEMINI_OPENAI("Gemini API OpenAI-compatible chat completions");
+        GEMINI_OPENAI("Gemini API OpenAI-compatible chat completions"),
+        OPENAI_RESPONSES("OpenAI Responses"),
+        OPENAI_EMBEDDINGS("OpenAI embeddings");
 
         final String title;
 
@@ -30,9 +32,18 @@ interface WireFormat {
         }
     }
 
-    /** What a playback needs to know about one request. */
+    /**
+     * What a playback needs to know about one request. {@code request} is the body, for dialects whose answer echoes
+     * or depends on it (Responses, embeddings); null for the others.
+     */
     record Call(String id, long sequence, long created, String account, String model, boolean stream,
-            boolean includeUsage, int promptTokens) {
+            boolean includeUsage, int promptTokens, JsonObject request) {
+
+        /** A call whose answer does not depend on the request body. */
+        Call(String id, long sequence, long created, String account, String model, boolean stream,
+                boolean includeUsage, int promptTokens) {
+            this(id, sequence, created, account, model, stream, includeUsage, promptTokens, null);
+        }
     }
 
     Dialect dialect();
@@ -67,7 +78,17 @@ interface WireFormat {
     /** The index into {@link #events} of the first frame carrying output; the first-token delay goes before it. */
     int firstOutputEvent();
 
+    /** {@link #firstOutputEvent()} for this reply, for dialects where it depends on whether the reply has text. */
+    default int firstOutputEvent(Behavior.Reply reply) {
+        return firstOutputEvent();
+    }
+
     String errorEvent(Behavior.ApiError error);
+
+    /** {@link #errorEvent(Behavior.ApiError)} sent as the stream's frame number {@code sequence} (from 0). */
+    default String errorEvent(Behavior.ApiError error, int sequence) {
+        return errorEvent(error);
+    }
 
     /** A frame whose data is not valid JSON, as a truncating proxy might produce. */
     String malformedEvent(Call call);
