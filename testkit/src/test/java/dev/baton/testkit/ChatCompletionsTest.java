@@ -146,13 +146,13 @@ class ChatCompletionsTest {
     @Test
     void answersUnknownPathsWithAnOpenAiShaped404() throws Exception {
         HttpResponse<String> response = client.send(
-                HttpRequest.newBuilder(URI.create(sim.baseUrl("a") + "/embeddings"))
+                HttpRequest.newBuilder(URI.create(sim.baseUrl("a") + "/audio/speech"))
                         .POST(HttpRequest.BodyPublishers.ofString("{}")).build());
 
         assertEquals(404, response.statusCode());
         JsonObject error = Client.json(response.body()).getJsonObject("error");
         assertEquals("invalid_request_error", error.getString("type"));
-        assertEquals("Invalid URL (POST /a/v1/embeddings)", error.getString("message"));
+        assertEquals("Invalid URL (POST /a/v1/audio/speech)", error.getString("message"));
     }
 
     @Test
