@@ -309,8 +309,9 @@ public final class ResponsesWriting {
      * streamed in the order its first delta comes: reasoning, text and refusals go into a reasoning item and a
      * message item, closed when another kind of output begins; each tool call ({@code tool_calls[].index}) becomes a
      * function call item, kept open until the finish reason, as a provider may interleave the deltas of parallel calls.
-     * Text after a tool call opens a new message item (the whole answer would have one): the only case where the
-     * stream's items differ from those {@link ResponsesWriting#response} makes of the same answer.
+     * Output of a kind already closed (text after a tool call, reasoning after text) opens a new item, where the whole
+     * answer would have one: the only case where the stream's items differ from those {@link ResponsesWriting#response}
+     * makes of the same answer. A failed chat stream is not this class's: the caller ends the stream as it fails.
      */
     public static final class Stream {
 
