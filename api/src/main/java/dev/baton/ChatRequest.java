@@ -29,11 +29,7 @@ import java.util.Optional;
  */
 public final class ChatRequest {
 
-    /** Looked up once: {@code Json.create…} looks the provider up on every call. */
-    private static final JsonProvider JSON = JsonProvider.provider();
-
-    /** The body field that belongs to Baton and is never sent to a provider. */
-    private static final String FALLBACKS = "fallbacks";
+    private static final JsonProvider JSON = RequestFields.JSON;
 
     private final JsonObject body;
     private final List<String> fallbacks;
@@ -43,10 +39,7 @@ public final class ChatRequest {
     private ChatRequest(JsonObject body, List<String> fallbacks, Duration timeout, String session) {
         this.body = Objects.requireNonNull(body, "body");
         this.fallbacks = List.copyOf(fallbacks);
-        if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
-            throw new IllegalArgumentException("timeout must be > 0 but was " + timeout);
-        }
-        this.timeout = timeout;
+        this.timeout = RequestFields.timeout(timeout);
         this.session = session == null || session.isBlank() ? null : session;
     }
 
@@ -57,26 +50,7 @@ public final class ChatRequest {
      * @throws RequestRejectedException when {@code fallbacks} is not an array of strings
      */
     public static ChatRequest fromJson(JsonObject json) {
-        Objects.requireNonNull(json, "json");
-        List<String> fallbacks = new ArrayList<>();
-        JsonValue value = json.get(FALLBACKS);
-        if (value != null && value != JsonValue.NULL) {
-            if (value.getValueType() != JsonValue.ValueType.ARRAY) {
-                throw RequestRejectedException.invalidRequest("fallbacks must be an array of model names", FALLBACKS);
-            }
-            JsonArray array = value.asJsonArray();
-            for (int i = 0; i < array.size(); i++) {
-                if (!(array.get(i) instanceof JsonString s)) {
-                    throw RequestRejectedException.invalidRequest(
-                            "fallbacks[" + i + "] must be a string", FALLBACKS + "[" + i + "]");
-                }
-                fallbacks.add(s.getString());
-            }
-        }
-        JsonObject body = json.containsKey(FALLBACKS)
-                ? JSON.createObjectBuilder(json).remove(FALLBACKS).build()
-                : json;
-        return new ChatRequest(body, fallbacks, null, null);
+        return new ChatRequest(RequestFields.withoutFallbacks(json), RequestFields.fallbacks(json), null, null);
     }
 
     /**
@@ -85,11 +59,7 @@ public final class ChatRequest {
      * @throws RequestRejectedException when the text is not a JSON object
      */
     public static ChatRequest fromJson(String json) {
-        try (var reader = JSON.createReader(new StringReader(json))) {
-            return fromJson(reader.readObject());
-        } catch (JsonException | IllegalStateException e) {
-            throw RequestRejectedException.invalidRequest("the request body is not a JSON object", null);
-        }
+        return fromJson(RequestFields.parse(json));
     }
 
     /** A one-message request: {@code {"model": model, "messages": [{"role": "user", "content": text}]}}. */
@@ -103,8 +73,7 @@ public final class ChatRequest {
 
     /** The model or route the caller named, or {@code null} when the body has none. */
     public String model() {
-        JsonValue model = body.get("model");
-        return model instanceof JsonString s ? s.getString() : null;
+        return RequestFields.string(body, "model");
     }
 
     /** Whether the caller asked for a stream ({@code "stream": true}). */
@@ -163,12 +132,7 @@ public final class ChatRequest {
 
     /** The body as OpenAI-compatible JSON, with {@code fallbacks} put back when present. */
     public JsonObject toJson() {
-        if (fallbacks.isEmpty()) {
-            return body;
-        }
-        JsonArrayBuilder array = JSON.createArrayBuilder();
-        fallbacks.forEach(array::add);
-        return JSON.createObjectBuilder(body).add(FALLBACKS, array).build();
+        return RequestFields.withFallbacks(body, fallbacks);
     }
 
     @Override

@@ -80,28 +80,7 @@ public record ChatResponse(JsonObject body, ServedBy servedBy, String requestId,
         if (degraded()) {
             return JSON.createObjectBuilder(body).add("degraded", true).build();
         }
-        var out = JSON.createObjectBuilder(body);
-        usage().ifPresent(u -> out.add("usage", usageWithCost(u, cost)));
-        return out
-                .add("model", servedBy.model())
-                .add("provider", servedBy.provider())
-                .add("connection", servedBy.connection())
-                .add("route", servedBy.position())
-                .add("route_name", servedBy.routeName() == null ? JsonValue.NULL : JSON.createValue(servedBy.routeName()))
-                .build();
-    }
-
-    /**
-     * {@code usage} with Baton's cost members: {@code cost} (a number, or {@code null} when unpriced),
-     * and with a cost its {@code price_source} and {@code cost_currency}.
-     */
-    private static JsonObject usageWithCost(JsonObject usage, Cost cost) {
-        var out = JSON.createObjectBuilder(usage);
-        if (cost == null) {
-            return out.add("cost", JsonValue.NULL).build();
-        }
-        return out.add("cost", cost.amount()).add("price_source", cost.priceSource())
-                .add("cost_currency", cost.currency()).build();
+        return RequestFields.served(body, servedBy, cost);
     }
 
     private Optional<JsonObject> firstChoice() {

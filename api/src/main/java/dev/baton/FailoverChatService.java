@@ -36,6 +36,27 @@ public interface FailoverChatService {
      */
     Flow.Publisher<ChatChunk> stream(ChatRequest request);
 
+    /**
+     * Sends a Responses API request and blocks until a target answered or every eligible target failed. Targets that
+     * do not speak the Responses API get it translated; see {@link ResponseRequest}.
+     */
+    default ResponseResult respond(ResponseRequest request) {
+        throw new UnsupportedOperationException("this FailoverChatService does not serve the Responses API");
+    }
+
+    /** Like {@link #respond} without blocking the caller's thread. */
+    default CompletionStage<ResponseResult> respondAsync(ResponseRequest request) {
+        throw new UnsupportedOperationException("this FailoverChatService does not serve the Responses API");
+    }
+
+    /**
+     * A cold publisher of a Responses API answer's events, failing over until the first event that carries output and
+     * ending with {@link dev.baton.exception.StreamInterruptedException} after it, as {@link #stream} does.
+     */
+    default Flow.Publisher<ResponseEvent> streamResponse(ResponseRequest request) {
+        throw new UnsupportedOperationException("this FailoverChatService does not serve the Responses API");
+    }
+
     /** The record of an earlier request, while the record store still holds it. */
     Optional<RequestRecord> findRecord(String requestId);
 }

@@ -1,5 +1,6 @@
 package dev.baton.spi;
 
+import dev.baton.FailureKind;
 import jakarta.json.JsonObject;
 
 import java.time.Duration;
@@ -35,4 +36,41 @@ public interface ProviderAdapter {
      * events are skipped. Cancelling the subscription aborts the exchange.
      */
     Flow.Publisher<JsonObject> stream(ProviderTarget target, JsonObject body, Duration headersTimeout);
+
+    /**
+     * Whether {@code target} takes OpenAI Responses API requests as they are ({@link #respond}, {@link #streamResponse}).
+     * When it does not, Baton translates a Responses request to chat completions for it and the answer back.
+     */
+    default boolean speaksResponses(ProviderTarget target) {
+        return false;
+    }
+
+    /**
+     * Sends a Responses API request as it is: {@code body} has {@code model} set to the target's model and
+     * {@code stream} false; the future completes with the {@code response} object. Called only when
+     * {@link #speaksResponses} said yes.
+     */
+    default CompletableFuture<JsonObject> respond(ProviderTarget target, JsonObject body, Duration headersTimeout) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException(target.provider()
+                + " does not speak the Responses API"));
+    }
+
+    /**
+     * Opens a Responses API event stream as it is, when subscribed to. Emits the typed events (each with its
+     * {@code type}); completes only after {@code response.completed} or {@code response.incomplete}; an {@code error}
+     * event or {@code response.failed} fails it. Called only when {@link #speaksResponses} said yes.
+     */
+    default Flow.Publisher<JsonObject> streamResponse(ProviderTarget target, JsonObject body, Duration headersTimeout) {
+        throw new UnsupportedOperationException(target.provider() + " does not speak the Responses API");
+    }
+
+    /**
+     * Sends an OpenAI embeddings request ({@code model} set to the target's model); the future completes with the
+     * {@code list} of embeddings, whose {@code data} must be the provider's as sent. By default the provider serves no
+     * embeddings and the attempt fails as {@code model_not_served}, so that the engine tries another connection.
+     */
+    default CompletableFuture<JsonObject> embed(ProviderTarget target, JsonObject body, Duration headersTimeout) {
+        return CompletableFuture.failedFuture(new ProviderException(new ProviderFailure(FailureKind.MODEL_NOT_SERVED,
+                0, null, "embeddings_not_served", target.provider() + " serves no embeddings", null)));
+    }
 }

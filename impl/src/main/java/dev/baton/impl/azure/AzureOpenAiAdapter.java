@@ -53,6 +53,34 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
                 protocol::failure, protocol::events);
     }
 
+    /** Azure OpenAI's v1 API speaks the Responses API: {@code {base}/openai/v1/responses}, the deployment as model. */
+    @Override
+    public boolean speaksResponses(ProviderTarget target) {
+        return true;
+    }
+
+    @Override
+    public CompletableFuture<JsonObject> respond(ProviderTarget target, JsonObject body, Duration headersTimeout) {
+        JsonObject wire = OpenAiProtocol.wireBody(body, deployment(target), false);
+        return http.json(target.baseUrls(), base -> responses(base, target, wire, false), headersTimeout,
+                protocol::failure);
+    }
+
+    @Override
+    public Flow.Publisher<JsonObject> streamResponse(ProviderTarget target, JsonObject body, Duration headersTimeout) {
+        JsonObject wire = OpenAiProtocol.withModel(body, deployment(target));
+        return http.stream(target.baseUrls(), base -> responses(base, target, wire, true), headersTimeout,
+                protocol::failure, protocol::responseEvents);
+    }
+
+    /** {@code {base}/openai/deployments/{deployment}/embeddings?api-version={version}}. */
+    @Override
+    public CompletableFuture<JsonObject> embed(ProviderTarget target, JsonObject body, Duration headersTimeout) {
+        JsonObject wire = OpenAiProtocol.withModel(body, deployment(target));
+        return http.json(target.baseUrls(), base -> OpenAiProtocol.request(uri(base, target, "embeddings"), wire, false,
+                auth(target), target.headers()), headersTimeout, protocol::failure);
+    }
+
     /** The deployment a target's model is served by: its configured deployment, else one named like the model. */
     static String deployment(ProviderTarget target) {
         return target.settings().getOrDefault(DEPLOYMENT, target.model());
@@ -60,16 +88,28 @@ public final class AzureOpenAiAdapter implements ProviderAdapter {
 
     /** {@code {base}/openai/deployments/{deployment}/chat/completions?api-version={version}}. */
     static URI uri(URI base, ProviderTarget target) {
+        return uri(base, target, "chat/completions");
+    }
+
+    private static URI uri(URI base, ProviderTarget target, String operation) {
         String version = target.settings().get(API_VERSION);
         if (version == null) {
             throw new IllegalStateException(target.name() + ": an azure-openai target needs an api-version setting");
         }
         return URI.create(base + "/openai/deployments/" + URLEncoder.encode(deployment(target), StandardCharsets.UTF_8)
-                + "/chat/completions?api-version=" + URLEncoder.encode(version, StandardCharsets.UTF_8));
+                + "/" + operation + "?api-version=" + URLEncoder.encode(version, StandardCharsets.UTF_8));
     }
 
     private static Request request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
-        Map<String, String> auth = target.apiKey().isEmpty() ? Map.of() : Map.of("api-key", target.apiKey());
-        return OpenAiProtocol.request(uri(base, target), wire, stream, auth, target.headers());
+        return OpenAiProtocol.request(uri(base, target), wire, stream, auth(target), target.headers());
+    }
+
+    private static Request responses(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
+        return OpenAiProtocol.request(URI.create(base + "/openai/v1/responses"), wire, stream, auth(target),
+                target.headers());
+    }
+
+    private static Map<String, String> auth(ProviderTarget target) {
+        return target.apiKey().isEmpty() ? Map.of() : Map.of("api-key", target.apiKey());
     }
 }

@@ -69,8 +69,9 @@ public final class Spending {
      *
      * @param caller the gateway key's name, or {@code null}
      * @param route  the route's name, or {@code null} for a bare model
+     * @param chat   whether {@code request} is a chat completion, whose stream reports its usage only when asked
      */
-    public Tab open(String caller, String route, ChatRequest request) {
+    public Tab open(String caller, String route, ChatRequest request, boolean chat) {
         Account key = caller == null ? null : keys.get(caller);
         Account routed = route == null ? null : routes.get(route);
         if (key == null && routed == null && connections.isEmpty()) {
@@ -83,7 +84,7 @@ public final class Spending {
         if (routed != null) {
             accounts.add(routed);
         }
-        return new Tab(this, accounts, request);
+        return new Tab(this, accounts, request, chat);
     }
 
     /**

@@ -37,10 +37,11 @@ public final class Tab {
     private BigDecimal charged = BigDecimal.ZERO;
     private boolean closed;
 
-    Tab(Spending spending, List<Account> accounts, ChatRequest request) {
+    Tab(Spending spending, List<Account> accounts, ChatRequest request, boolean chat) {
         this.spending = spending;
         this.accounts = List.copyOf(accounts);
-        this.hidesUsage = request.stream() && !OpenAiShape.asksForUsage(request.body());
+        // A Responses stream always ends with its usage; embeddings are never streamed.
+        this.hidesUsage = chat && request.stream() && !OpenAiShape.asksForUsage(request.body());
         this.request = hidesUsage ? request.withBody(withUsage(request.body())) : request;
     }
 

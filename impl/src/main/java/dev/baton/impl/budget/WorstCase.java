@@ -18,9 +18,9 @@ import java.util.Set;
  * request's size: a byte-level tokenizer never makes more tokens than the UTF-8 bytes of the text, and the JSON around
  * each message is longer than the few tokens a chat template adds (an operator who knows its traffic may count several
  * bytes per token, {@code baton.budgets.input-bytes-per-token}). Media parts (images, audio, files) count a fixed
- * {@link #MEDIA_TOKENS} each instead of their bytes. Output is bounded by {@code max_completion_tokens} or
- * {@code max_tokens}, else the model's configured {@code max-output-tokens}, else the configured default, times
- * {@code n}. Input is priced at the higher of the input and cached-input rates.
+ * {@link #MEDIA_TOKENS} each instead of their bytes. Output is bounded by {@code max_completion_tokens},
+ * {@code max_tokens} or {@code max_output_tokens}, else the model's configured {@code max-output-tokens}, else the
+ * configured default, times {@code n}. Input is priced at the higher of the input and cached-input rates.
  */
 final class WorstCase {
 
@@ -82,6 +82,9 @@ final class WorstCase {
         long perChoice = positive(body, "max_completion_tokens");
         if (perChoice == 0) {
             perChoice = positive(body, "max_tokens");
+        }
+        if (perChoice == 0) {
+            perChoice = positive(body, "max_output_tokens"); // the Responses API's
         }
         if (perChoice == 0) {
             perChoice = profile.maxOutputTokens() > 0 ? profile.maxOutputTokens() : defaultOutputTokens;

@@ -106,7 +106,11 @@ public class BatonChatService implements FailoverChatService {
     }
 
     ChatResponse complete(ChatRequest request, PolicyOverride policy) {
-        CompletableFuture<ChatResponse> answer = runtime.engine().complete(Call.of(request).withPolicy(policy));
+        return await(runtime.engine().complete(Call.of(request).withPolicy(policy)), request.model());
+    }
+
+    /** Blocks for {@code answer}; interrupted, it cancels the attempt in flight too. */
+    static <T> T await(CompletableFuture<T> answer, String model) {
         try {
             return answer.get();
         } catch (ExecutionException e) {
@@ -114,7 +118,7 @@ public class BatonChatService implements FailoverChatService {
         } catch (InterruptedException e) {
             answer.cancel(true); // e.g. a MicroProfile @Timeout around the call: stop the attempt in flight too
             Thread.currentThread().interrupt();
-            throw new CompletionException("interrupted while waiting for " + request.model(), e);
+            throw new CompletionException("interrupted while waiting for " + model, e);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.FailoverChatService;
+import dev.baton.FailoverEmbeddingService;
 import dev.baton.FailoverPolicy;
 import dev.baton.Route;
 import dev.baton.exception.FailoverDefinitionException;
@@ -65,7 +66,14 @@ public class BatonExtension implements Extension {
     private volatile EndpointSettings endpoint;
 
     void injectionPoint(@Observes ProcessInjectionPoint<?, FailoverChatService> event) {
-        InjectionPoint ip = event.getInjectionPoint();
+        declare(event.getInjectionPoint());
+    }
+
+    void embeddingInjectionPoint(@Observes ProcessInjectionPoint<?, FailoverEmbeddingService> event) {
+        declare(event.getInjectionPoint());
+    }
+
+    private void declare(InjectionPoint ip) {
         Member member = ip.getMember();
         injectionPoints.add(new Declared(member.getDeclaringClass(), memberName(ip), policyAt(ip.getAnnotated()),
                 routeOf(ip), site(ip), null));

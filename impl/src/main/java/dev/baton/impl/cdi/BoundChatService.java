@@ -1,16 +1,24 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.impl.concurrent.Publishers;
+import dev.baton.impl.engine.Api;
 import dev.baton.impl.engine.Call;
 import jakarta.json.spi.JsonProvider;
 import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
+import dev.baton.EmbeddingRequest;
+import dev.baton.EmbeddingResponse;
 import dev.baton.FailoverChatService;
+import dev.baton.FailoverEmbeddingService;
+import dev.baton.ResponseEvent;
+import dev.baton.ResponseRequest;
+import dev.baton.ResponseResult;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.config.PolicyOverride;
 import dev.baton.record.RequestRecord;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -18,11 +26,11 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 
 /**
- * The {@link FailoverChatService} an application injects: the shared engine, bound to the
- * injection point's route and policy. A business method's {@code @FailoverPolicy}, when one is
+ * The {@link FailoverChatService} or {@link FailoverEmbeddingService} an application injects: the shared engine, bound
+ * to the injection point's route and policy. A business method's {@code @FailoverPolicy}, when one is
  * running, replaces the injection point's.
  */
-final class BoundChatService implements FailoverChatService {
+final class BoundChatService implements FailoverChatService, FailoverEmbeddingService {
 
     /** Looked up once: {@code Json.create…} looks the provider up on every call. */
     private static final JsonProvider JSON = JsonProvider.provider();
@@ -66,6 +74,61 @@ final class BoundChatService implements FailoverChatService {
         } catch (RequestRejectedException e) {
             return Publishers.failed(e); // like every other refusal of a stream: through onError
         }
+    }
+
+    @Override
+    public ResponseResult respond(ResponseRequest request) {
+        service.transactions().warnIfActive(site);
+        return BatonChatService.await(respondAsync(request).toCompletableFuture(), request.model());
+    }
+
+    @Override
+    public CompletionStage<ResponseResult> respondAsync(ResponseRequest request) {
+        try {
+            return service.engine().complete(call(Api.RESPONSES, responses(request)))
+                    .thenApply(r -> new ResponseResult(r.body(), r.servedBy(), r.requestId(), r.cost()));
+        } catch (RequestRejectedException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public Flow.Publisher<ResponseEvent> streamResponse(ResponseRequest request) {
+        try {
+            return Publishers.flatMap(service.engine().stream(call(Api.RESPONSES, responses(request))),
+                    chunk -> List.of(new ResponseEvent(chunk.body(), chunk.servedBy(), chunk.requestId())), List::of);
+        } catch (RequestRejectedException e) {
+            return Publishers.failed(e);
+        }
+    }
+
+    @Override
+    public EmbeddingResponse embed(EmbeddingRequest request) {
+        service.transactions().warnIfActive(site);
+        return BatonChatService.await(embedAsync(request).toCompletableFuture(), request.model());
+    }
+
+    @Override
+    public CompletionStage<EmbeddingResponse> embedAsync(EmbeddingRequest request) {
+        try {
+            ChatRequest envelope = ChatRequest.fromJson(request.body());
+            envelope = request.timeout().map(envelope::withTimeout).orElse(envelope);
+            return service.engine().complete(call(Api.EMBEDDINGS, bind(envelope)))
+                    .thenApply(r -> new EmbeddingResponse(r.body(), r.servedBy(), r.requestId(), r.cost()));
+        } catch (RequestRejectedException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** A Responses request in the engine's envelope: its body, with Baton's fallbacks, deadline and session beside. */
+    private ChatRequest responses(ResponseRequest request) {
+        ChatRequest envelope = ChatRequest.fromJson(request.body()).withFallbacks(request.fallbacks())
+                .withSession(request.session().orElse(null));
+        return bind(request.timeout().map(envelope::withTimeout).orElse(envelope));
+    }
+
+    private Call call(Api api, ChatRequest request) {
+        return new Call(request, policy(), false, null, api);
     }
 
     @Override

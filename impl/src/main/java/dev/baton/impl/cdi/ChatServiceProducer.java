@@ -1,6 +1,7 @@
 package dev.baton.impl.cdi;
 
 import dev.baton.FailoverChatService;
+import dev.baton.FailoverEmbeddingService;
 import dev.baton.Route;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Dependent;
@@ -10,7 +11,7 @@ import jakarta.enterprise.inject.spi.InjectionPoint;
 import jakarta.inject.Inject;
 
 /**
- * Produces the {@link FailoverChatService} for each injection point: {@code @Inject} and
+ * Produces the {@link FailoverChatService} and the {@link FailoverEmbeddingService} for each injection point: {@code @Inject} and
  * {@code @Inject @Route("name")}, each with the {@code @FailoverPolicy} found there. Bindings are
  * read and checked at deployment by {@link BatonExtension}; producing one is a map lookup.
  */
@@ -37,7 +38,21 @@ public class ChatServiceProducer {
         return bind(injectionPoint);
     }
 
-    private FailoverChatService bind(InjectionPoint injectionPoint) {
+    @Produces
+    @Default
+    @Dependent
+    FailoverEmbeddingService unboundEmbeddings(InjectionPoint injectionPoint) {
+        return bind(injectionPoint);
+    }
+
+    @Produces
+    @Route("")
+    @Dependent
+    FailoverEmbeddingService routedEmbeddings(InjectionPoint injectionPoint) {
+        return bind(injectionPoint);
+    }
+
+    private BoundChatService bind(InjectionPoint injectionPoint) {
         BatonExtension.Binding binding = extension.bindingFor(injectionPoint);
         return new BoundChatService(service, binding.route(), binding.policy(), binding.site());
     }

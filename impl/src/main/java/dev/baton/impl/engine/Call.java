@@ -13,12 +13,20 @@ import java.util.Objects;
  * @param callerRetried the caller sent this request again after a failure of its own (an SDK's
  *                      {@code X-Stainless-Retry-Count}): it spends the retry budget like one of Baton's retries
  * @param caller        the gateway key that sent it (its record's {@code caller}, the cost metric's), or {@code null}
+ * @param api           the API the request's body speaks: for {@link Api#RESPONSES} and {@link Api#EMBEDDINGS},
+ *                      {@code request} carries that API's body with Baton's own fields beside it
  */
-public record Call(ChatRequest request, PolicyOverride policy, boolean callerRetried, String caller) {
+public record Call(ChatRequest request, PolicyOverride policy, boolean callerRetried, String caller, Api api) {
 
     public Call {
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(api, "api");
+    }
+
+    /** A chat-completions call. */
+    public Call(ChatRequest request, PolicyOverride policy, boolean callerRetried, String caller) {
+        this(request, policy, callerRetried, caller, Api.CHAT);
     }
 
     /** {@code request} under its route's configured policy, from no named caller. */
@@ -27,18 +35,22 @@ public record Call(ChatRequest request, PolicyOverride policy, boolean callerRet
     }
 
     public Call withRequest(ChatRequest newRequest) {
-        return new Call(newRequest, policy, callerRetried, caller);
+        return new Call(newRequest, policy, callerRetried, caller, api);
     }
 
     public Call withPolicy(PolicyOverride newPolicy) {
-        return new Call(request, newPolicy, callerRetried, caller);
+        return new Call(request, newPolicy, callerRetried, caller, api);
     }
 
     public Call withCallerRetried(boolean retried) {
-        return new Call(request, policy, retried, caller);
+        return new Call(request, policy, retried, caller, api);
     }
 
     public Call withCaller(String newCaller) {
-        return new Call(request, policy, callerRetried, newCaller);
+        return new Call(request, policy, callerRetried, newCaller, api);
+    }
+
+    public Call withApi(Api newApi) {
+        return new Call(request, policy, callerRetried, caller, newApi);
     }
 }

@@ -7,7 +7,6 @@ import dev.baton.exception.FailoverException;
 import dev.baton.exception.UpstreamFailedException;
 import dev.baton.impl.config.Durations;
 import dev.baton.impl.engine.AttemptMode.Failed;
-import dev.baton.wire.OpenAiShape;
 import dev.baton.spi.ProviderFailure;
 import jakarta.json.JsonObject;
 
@@ -51,8 +50,8 @@ final class CompleteMode implements AttemptMode {
             }
         });
         var c = attempt.candidate();
-        CompletableFuture<JsonObject> call = loop.ctx().adapters().get(c.target().provider())
-                .complete(c.target(), loop.request().body(), timeout);
+        CompletableFuture<JsonObject> call = loop.exchange().complete(loop.ctx().adapters().get(c.target().provider()),
+                c.target(), loop.request().body(), timeout);
         exchange = call;
         if (settled.get()) {
             call.cancel(true); // timed out before it was sent
@@ -64,7 +63,7 @@ final class CompleteMode implements AttemptMode {
             timer.cancel();
             if (error == null) {
                 answer = json;
-                loop.ended(attempt, new Served(false, loop.sinceStart(), OpenAiShape.usage(json)));
+                loop.ended(attempt, new Served(false, loop.sinceStart(), loop.exchange().usage(json)));
             } else if (!AttemptFailures.isCancellation(error)) {
                 loop.ended(attempt, Failed.beforeCommit(AttemptFailures.failure(error).failure()));
             }
@@ -91,7 +90,7 @@ final class CompleteMode implements AttemptMode {
 
     @Override
     public boolean answersDegraded() {
-        return true;
+        return loop.exchange().api() == Api.CHAT; // a made-up text is no Responses answer and no vector
     }
 
     @Override

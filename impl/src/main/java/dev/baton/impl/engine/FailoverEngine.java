@@ -2,8 +2,10 @@ package dev.baton.impl.engine;
 
 import dev.baton.impl.concurrent.Publishers;
 import dev.baton.ChatChunk;
+import dev.baton.ChatRequest;
 import dev.baton.ChatResponse;
 import dev.baton.exception.FailoverException;
+import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.balance.Balancer;
 import dev.baton.impl.budget.Spending;
 import dev.baton.impl.concurrent.Scheduler;
@@ -113,8 +115,9 @@ public final class FailoverEngine {
             return CompletableFuture.failedFuture(refused);
         }
         CompleteMode mode = new CompleteMode();
-        return mode.start(new FailoverLoop(ctx, call.request().withStream(false), resolution, newId(), mode,
-                call.caller()));
+        String id = newId();
+        ChatRequest request = call.api() == Api.EMBEDDINGS ? call.request() : call.request().withStream(false);
+        return mode.start(new FailoverLoop(ctx, request, resolution, id, mode, call.caller(), exchange(call, id)));
     }
 
     /** A cold stream of the answer; refusals and failures arrive through {@code onError}. */
@@ -125,9 +128,13 @@ public final class FailoverEngine {
         } catch (FailoverException refused) {
             return Publishers.failed(refused);
         }
+        if (call.api() == Api.EMBEDDINGS) {
+            return Publishers.failed(new IllegalArgumentException("embeddings are never streamed"));
+        }
         StreamMode mode = new StreamMode();
-        return mode.bind(new FailoverLoop(ctx, call.request().withStream(true), resolution, newId(), mode,
-                call.caller()));
+        String id = newId();
+        return mode.bind(new FailoverLoop(ctx, call.request().withStream(true), resolution, id, mode, call.caller(),
+                exchange(call, id)));
     }
 
     public Optional<RequestRecord> findRecord(String id) {
@@ -179,13 +186,30 @@ public final class FailoverEngine {
     }
 
     private Resolution admit(Call call) {
-        Resolution resolution = planner.admit(call.request(), call.policy());
+        Resolution resolution = planner.admit(call.request(), call.policy(), call.api());
+        if (call.api() == Api.EMBEDDINGS) {
+            oneModel(resolution);
+        }
         ctx.budget().deposit();
         if (call.callerRetried()) {
             // A client retrying a request we may already have retried: it spends the same budget.
             ctx.budget().tryWithdraw();
         }
         return resolution;
+    }
+
+    /** Embeddings fail over between accounts of one model only: vectors of two models are not comparable. */
+    private static void oneModel(Resolution resolution) {
+        var models = resolution.candidates().stream().map(Candidate::model).distinct().toList();
+        if (models.size() > 1) {
+            throw RequestRejectedException.invalidRequest((resolution.routeName() == null ? "`model`"
+                    : "route `" + resolution.routeName() + "`") + " reaches the models " + models + "; embeddings "
+                    + "fail over only between accounts of one model, since vectors of two models do not mix", "model");
+        }
+    }
+
+    private Exchange exchange(Call call, String id) {
+        return Exchange.of(call.api(), id, ctx.clock().instant().getEpochSecond());
     }
 
     private static String newId() {

@@ -48,6 +48,7 @@ final class FailoverLoop {
     private final Resolution resolution;
     private final String id;
     private final AttemptMode mode;
+    private final Exchange exchange;
     private final Ledger ledger;
     /** The call's spend against its budgets, or {@code null} when none applies. */
     private final Tab tab;
@@ -58,15 +59,16 @@ final class FailoverLoop {
     private volatile CompletableFuture<Void> attemptPermit;
     private Chain chain;
 
-    FailoverLoop(EngineContext ctx, ChatRequest request, Resolution resolution, String id, AttemptMode mode) {
-        this(ctx, request, resolution, id, mode, null);
-    }
-
-    /** @param caller the named gateway key that sent the request, for its record and metrics; or {@code null} */
+    /**
+     * @param caller   the named gateway key that sent the request, for its record and metrics; or {@code null}
+     * @param exchange what an attempt sends for the request's API
+     */
     FailoverLoop(EngineContext ctx, ChatRequest request, Resolution resolution, String id, AttemptMode mode,
-                 String caller) {
+                 String caller, Exchange exchange) {
         this.ctx = ctx;
-        this.tab = ctx.spending().open(caller, resolution.routeName(), request);
+        this.exchange = exchange;
+        this.tab = ctx.spending().open(caller, resolution.routeName(), request,
+                exchange.api() == Api.CHAT);
         this.request = tab == null ? request : tab.request();
         this.resolution = resolution;
         this.id = id;
@@ -380,6 +382,10 @@ final class FailoverLoop {
 
     ChatRequest request() {
         return request;
+    }
+
+    Exchange exchange() {
+        return exchange;
     }
 
     EngineContext ctx() {

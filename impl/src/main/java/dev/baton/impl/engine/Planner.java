@@ -58,20 +58,17 @@ final class Planner {
      *
      * @throws RequestRejectedException for a bad body, an unknown model or route, or unknown fallbacks
      */
-    Resolution admit(ChatRequest request, PolicyOverride override) {
+    Resolution admit(ChatRequest request, PolicyOverride override, Api api) {
         JsonObject body = request.body();
         if (!(body.get("model") instanceof JsonString model) || model.getString().isBlank()) {
             throw RequestRejectedException.invalidRequest("`model` is required and must be a string", "model");
         }
-        if (!(body.get("messages") instanceof JsonArray messages) || messages.isEmpty()) {
-            throw RequestRejectedException.invalidRequest("`messages` must be a non-empty array", "messages");
-        }
-        for (int i = 0; i < messages.size(); i++) {
-            if (!(messages.get(i) instanceof JsonObject m) || !(m.get("role") instanceof JsonString)) {
-                throw RequestRejectedException.invalidRequest("messages[" + i + "] must be an object with a `role`",
-                        "messages[" + i + "]");
-            }
-            checkContent(m.get("content"), "messages[" + i + "].content");
+        if (api == Api.CHAT) {
+            checkMessages(body.get("messages"));
+        } else if (!(body.get("input") instanceof JsonString || body.get("input") instanceof JsonArray input
+                && !input.isEmpty())) {
+            // The rest of the input is the provider's (or the translation's) to judge.
+            throw RequestRejectedException.invalidRequest("`input` must be a string or a non-empty array", "input");
         }
         JsonValue stream = body.get("stream");
         if (stream != null && stream != JsonValue.TRUE && stream != JsonValue.FALSE && stream != JsonValue.NULL) {
@@ -100,6 +97,19 @@ final class Planner {
             return routes.computeIfAbsent(name, n -> resolve(n, route, override, List.of()));
         }
         return resolve(name, route, override, fallbacks);
+    }
+
+    private static void checkMessages(JsonValue value) {
+        if (!(value instanceof JsonArray messages) || messages.isEmpty()) {
+            throw RequestRejectedException.invalidRequest("`messages` must be a non-empty array", "messages");
+        }
+        for (int i = 0; i < messages.size(); i++) {
+            if (!(messages.get(i) instanceof JsonObject m) || !(m.get("role") instanceof JsonString)) {
+                throw RequestRejectedException.invalidRequest("messages[" + i + "] must be an object with a `role`",
+                        "messages[" + i + "]");
+            }
+            checkContent(m.get("content"), "messages[" + i + "].content");
+        }
     }
 
     /** The chain of {@code name} (a route, or else a model and its fallbacks) under the route's policy and the caller's. */

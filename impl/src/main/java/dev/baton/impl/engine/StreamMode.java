@@ -10,7 +10,6 @@ import dev.baton.exception.StreamInterruptedException;
 import dev.baton.exception.UpstreamFailedException;
 import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.config.Durations;
-import dev.baton.wire.OpenAiShape;
 import dev.baton.spi.ProviderFailure;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -102,8 +101,14 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
         StreamAttempt upstream = new StreamAttempt(attempt, beforeCommit);
         current = upstream;
         var target = attempt.candidate().target();
-        loop.ctx().adapters().get(target.provider()).stream(target, loop.request().body(), beforeCommit)
-                .subscribe(upstream);
+        Flow.Publisher<JsonObject> events;
+        try {
+            events = loop.exchange().stream(loop.ctx().adapters().get(target.provider()), target,
+                    loop.request().body(), beforeCommit);
+        } catch (RuntimeException e) {
+            events = Publishers.failed(e); // an adapter's bug fails the attempt, not the request's thread
+        }
+        events.subscribe(upstream);
     }
 
     @Override
@@ -225,18 +230,19 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                     return;
                 }
                 lastEventNanos = nanos();
-                if (OpenAiShape.finishReason(json) != null) {
+                Exchange exchange = loop.exchange();
+                if (exchange.finishes(json)) {
                     sawFinish = true;
                 }
-                JsonObject u = OpenAiShape.usage(json);
+                JsonObject u = exchange.usage(json);
                 if (u != null) {
                     usage = u;
                     // The usage chunk (there when the caller asked for it) carries the estimate, as a whole answer does.
-                    json = OpenAiShape.withCost(json, loop.costOf(attempt.candidate(), u));
+                    json = exchange.withCost(json, loop.costOf(attempt.candidate(), u));
                     // A budget asked for it when the caller did not: charged, and kept from the caller.
-                    hide = loop.hidesUsage() && json.get("choices") instanceof JsonArray choices && choices.isEmpty();
+                    hide = loop.hidesUsage() && exchange.isUsageOnly(json);
                 }
-                if (!committed && OpenAiShape.hasOutput(json)) {
+                if (!committed && exchange.hasOutput(json)) {
                     committed = true; // the commit point
                     committedNanos = lastEventNanos;
                     firstTokenMillis = loop.sinceStart();

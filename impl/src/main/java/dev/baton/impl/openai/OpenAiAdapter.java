@@ -44,9 +44,44 @@ public final class OpenAiAdapter implements ProviderAdapter {
                 protocol::failure, protocol::events);
     }
 
+    /**
+     * OpenAI's own API speaks the Responses API; a compatible host is sent chat completions unless its connection
+     * says {@code responses=native}.
+     */
+    @Override
+    public boolean speaksResponses(ProviderTarget target) {
+        String setting = target.settings().get(OpenAiAdapterFactory.RESPONSES);
+        return setting == null ? OpenAiAdapterFactory.isOpenAi(target.baseUrl()) : setting.equals("native");
+    }
+
+    @Override
+    public CompletableFuture<JsonObject> respond(ProviderTarget target, JsonObject body, Duration headersTimeout) {
+        JsonObject wire = OpenAiProtocol.wireBody(body, target.model(), false);
+        return http.json(target.baseUrls(), base -> request(base, "/responses", target, wire, false), headersTimeout,
+                protocol::failure);
+    }
+
+    @Override
+    public Flow.Publisher<JsonObject> streamResponse(ProviderTarget target, JsonObject body, Duration headersTimeout) {
+        JsonObject wire = OpenAiProtocol.withModel(body, target.model());
+        return http.stream(target.baseUrls(), base -> request(base, "/responses", target, wire, true), headersTimeout,
+                protocol::failure, protocol::responseEvents);
+    }
+
+    @Override
+    public CompletableFuture<JsonObject> embed(ProviderTarget target, JsonObject body, Duration headersTimeout) {
+        JsonObject wire = OpenAiProtocol.withModel(body, target.model());
+        return http.json(target.baseUrls(), base -> request(base, "/embeddings", target, wire, false), headersTimeout,
+                protocol::failure);
+    }
+
     private static Request request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
+        return request(base, "/chat/completions", target, wire, stream);
+    }
+
+    private static Request request(URI base, String path, ProviderTarget target, JsonObject wire, boolean stream) {
         Map<String, String> auth = target.apiKey().isEmpty() ? Map.of()
                 : Map.of("authorization", "Bearer " + target.apiKey());
-        return OpenAiProtocol.request(URI.create(base + "/chat/completions"), wire, stream, auth, target.headers());
+        return OpenAiProtocol.request(URI.create(base + path), wire, stream, auth, target.headers());
     }
 }

@@ -3,6 +3,7 @@ package dev.baton.impl.openai;
 import dev.baton.FailureKind;
 import dev.baton.wire.JsonScan;
 import dev.baton.wire.OpenAiShape;
+import dev.baton.wire.ResponsesShape;
 import dev.baton.wire.RawJsonObject;
 import dev.baton.wire.RetryAfter;
 import dev.baton.wire.SseParser;
@@ -66,6 +67,16 @@ public final class OpenAiProtocol {
         return new Events();
     }
 
+    /** A fresh event handler for one Responses API stream. */
+    public StreamEvents responseEvents() {
+        return new ResponseEvents();
+    }
+
+    /** The body of a Responses or embeddings request: {@code model} rewritten, nothing else touched. */
+    public static JsonObject withModel(JsonObject body, String model) {
+        return JSON.createObjectBuilder(body).add("model", model).build();
+    }
+
     /** Turns an error response into a classified failure; the message is the provider's, without credentials. */
     public ProviderException failure(int status, String body, ResponseHeaders headers) {
         ErrorObject error = ErrorObject.NONE;
@@ -104,6 +115,61 @@ public final class OpenAiProtocol {
 
         private static String text(JsonScan.Span value) {
             return value == null || value.isNull() ? null : value.isString() ? value.string() : value.json();
+        }
+    }
+
+    /**
+     * The Responses API's stream: typed events, an {@code error} event or {@code response.failed} on failure, and no
+     * {@code [DONE]}: {@code response.completed} (or {@code response.incomplete}) is the last event.
+     */
+    private final class ResponseEvents implements StreamEvents {
+        private boolean sawFinal;
+        private int malformed;
+
+        @Override
+        public List<JsonObject> onEvent(Event event) {
+            RawJsonObject json;
+            try {
+                json = RawJsonObject.parse(event.data().strip());
+            } catch (JsonException e) {
+                malformed++;
+                LOG.log(Level.DEBUG, "skipped a malformed Responses stream event ({0} so far)", malformed);
+                return List.of();
+            }
+            String type = ResponsesShape.type(json);
+            if ("error".equals(type)) {
+                throw streamFailure(text(json.member("code")), text(json.member("message")));
+            }
+            if ("response.failed".equals(type)) {
+                JsonScan.Span response = json.member("response");
+                JsonScan.Span error = response == null ? null : response.member("error");
+                throw streamFailure(error == null ? null : text(error.member("code")),
+                        error == null ? null : text(error.member("message")));
+            }
+            if (type != null && ResponsesShape.FINAL.contains(type)) {
+                sawFinal = true;
+            }
+            return List.of(json);
+        }
+
+        private ProviderException streamFailure(String code, String message) {
+            return new ProviderException(new ProviderFailure(OpenAiClassifier.classify(0, null, code), 0, null, code,
+                    context.redact("error event in stream" + (code != null ? " " + code : "")
+                            + (message != null ? ": " + message : "")), null));
+        }
+
+        private static String text(JsonScan.Span value) {
+            return value == null || !value.isString() ? null : value.string();
+        }
+
+        @Override
+        public boolean done() {
+            return sawFinal;
+        }
+
+        @Override
+        public boolean completeAtEnd() {
+            return sawFinal;
         }
     }
 

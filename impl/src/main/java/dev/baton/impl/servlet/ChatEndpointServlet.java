@@ -1,6 +1,8 @@
 package dev.baton.impl.servlet;
 
 import dev.baton.ChatRequest;
+import dev.baton.EmbeddingRequest;
+import dev.baton.impl.engine.Api;
 import dev.baton.exception.RequestRejectedException;
 import dev.baton.impl.concurrent.Futures;
 import dev.baton.impl.config.BatonConfig;
@@ -20,7 +22,8 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * The OpenAI-compatible endpoint: {@code POST /chat/completions} (JSON and SSE), {@code GET /models} and
+ * The OpenAI-compatible endpoint: {@code POST /chat/completions} and {@code POST /responses} (JSON and SSE),
+ * {@code POST /embeddings}, {@code GET /models} and
  * {@code GET /requests/{id}}. Request ids, the gateway key and size limits are {@link GatewayFilter}'s; what happens
  * between the call and the engine is the {@link Gateway}'s. This class translates HTTP to a {@link GatewayCall} and
  * writes the {@link Reply}.
@@ -51,7 +54,8 @@ public class ChatEndpointServlet extends HttpServlet {
     @Override
     protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String refusalId = GatewayFilter.requestId(req);
-        if (!"/chat/completions".equals(req.getPathInfo())) {
+        Api api = api(req.getPathInfo());
+        if (api == null) {
             Responses.error(resp, Rejections.notFound("No such endpoint: POST " + req.getRequestURI()), refusalId);
             return;
         }
@@ -82,7 +86,7 @@ public class ChatEndpointServlet extends HttpServlet {
         BodyReader.read(req.getInputStream(), req.getContentLengthLong(), endpoint.settings().maxBodyBytes(),
                 BodyReader.MAX_READ_TIME, endpoint.engine().scheduler(), body -> {
                     try {
-                        exchange.write(endpoint.gateway().handle(caller.call(body)));
+                        exchange.write(endpoint.gateway().handle(caller.call(body, api)));
                     } catch (Throwable e) {
                         // The boundary: whatever broke (a parser's StackOverflowError, a bug), the client gets an
                         // answer.
@@ -96,13 +100,16 @@ public class ChatEndpointServlet extends HttpServlet {
     private record Caller(String session, String timeout, boolean retried, String name, NamedKey key,
                           String idempotencyKey, String refusalId) {
 
-        /** The body as a call: the chat request with the caller's hints applied, and who is calling. */
-        GatewayCall call(byte[] body) {
+        /** The body as a call: the request with the caller's hints applied, and who is calling. */
+        GatewayCall call(byte[] body, Api api) {
             if (!(StrictJson.read(body) instanceof JsonObject json)) {
                 throw RequestRejectedException.invalidRequest("The request body is not a JSON object.", null);
             }
-            return new GatewayCall(withHints(ChatRequest.fromJson(json)), retried, name, key, idempotencyKey, body,
-                    refusalId);
+            if (api == Api.EMBEDDINGS) {
+                EmbeddingRequest.fromJson(json); // refuses fallbacks
+            }
+            return new GatewayCall(withHints(ChatRequest.fromJson(json)), api, retried, name, key, idempotencyKey,
+                    body, refusalId);
         }
 
         /** The session, and the caller's deadline from the official SDKs' header; a bad timeout is ignored. */
@@ -120,6 +127,16 @@ public class ChatEndpointServlet extends HttpServlet {
             }
             return request;
         }
+    }
+
+    /** The API a POST path below the mount point speaks, or {@code null} when it is no endpoint of ours. */
+    static Api api(String path) {
+        return path == null ? null : switch (path) {
+            case "/chat/completions" -> Api.CHAT;
+            case "/responses" -> Api.RESPONSES;
+            case "/embeddings" -> Api.EMBEDDINGS;
+            default -> null;
+        };
     }
 
     /**
@@ -177,7 +194,7 @@ public class ChatEndpointServlet extends HttpServlet {
 
         void write(Reply reply) {
             if (reply instanceof Reply.Streamed streamed) {
-                new SseRelay(response, output, refusalId).subscribeTo(streamed.chunks());
+                new SseRelay(response, output, refusalId, streamed.api() == Api.RESPONSES).subscribeTo(streamed.chunks());
             } else if (reply instanceof Reply.Completed completed) {
                 output.start(() -> { }, () -> completed.response().cancel(true));
                 completed.response().whenComplete((ok, error) -> answer(error == null ? Responses.success(ok)

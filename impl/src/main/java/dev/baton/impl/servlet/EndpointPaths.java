@@ -17,7 +17,7 @@ final class EndpointPaths {
 
     /** The methods of a path that {@link ChatEndpointServlet} serves. */
     static List<String> chat(String relative) {
-        if (relative.equals("/chat/completions")) {
+        if (ChatEndpointServlet.api(relative) != null) {
             return POST;
         }
         if (relative.equals("/models") || relative.startsWith("/requests/") && relative.length() > "/requests/".length()) {

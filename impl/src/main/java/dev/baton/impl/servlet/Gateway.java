@@ -1,6 +1,7 @@
 package dev.baton.impl.servlet;
 
 import dev.baton.impl.config.PolicyOverride;
+import dev.baton.impl.engine.Api;
 import dev.baton.impl.engine.Call;
 import dev.baton.impl.engine.FailoverEngine;
 
@@ -49,9 +50,9 @@ final class Gateway {
     /** The last link: the engine, which records every request it admits. */
     private static Reply send(FailoverEngine engine, GatewayCall gatewayCall) {
         Call call = new Call(gatewayCall.request(), PolicyOverride.NONE, gatewayCall.callerRetried(),
-                gatewayCall.keyName());
-        if (gatewayCall.request().stream()) {
-            return new Reply.Streamed(engine.stream(call));
+                gatewayCall.keyName(), gatewayCall.api());
+        if (gatewayCall.request().stream() && call.api() != Api.EMBEDDINGS) {
+            return new Reply.Streamed(engine.stream(call), call.api());
         }
         try {
             return new Reply.Completed(engine.complete(call));

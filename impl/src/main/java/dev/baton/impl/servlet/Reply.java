@@ -1,6 +1,7 @@
 package dev.baton.impl.servlet;
 
 import dev.baton.ChatChunk;
+import dev.baton.impl.engine.Api;
 import dev.baton.ChatResponse;
 
 import java.util.concurrent.CompletableFuture;
@@ -24,7 +25,7 @@ sealed interface Reply {
     record Completed(CompletableFuture<ChatResponse> response) implements Reply {
     }
 
-    /** A stream, relayed from its first output event (the commit point). */
-    record Streamed(Flow.Publisher<ChatChunk> chunks) implements Reply {
+    /** A stream, relayed from its first output event (the commit point), in the SSE framing of its {@code api}. */
+    record Streamed(Flow.Publisher<ChatChunk> chunks, Api api) implements Reply {
     }
 }

@@ -13,7 +13,8 @@ import java.util.List;
 
 /**
  * Refuses, before any provider is called, what no provider should be billed for: {@code n} above
- * {@code baton.endpoint.limits.max-n}, a {@code max_tokens} or {@code max_completion_tokens} that is not a whole
+ * {@code baton.endpoint.limits.max-n}, a {@code max_tokens}, {@code max_completion_tokens} or {@code max_output_tokens}
+ * (Responses API) that is not a whole
  * number from 1 to {@code baton.endpoint.limits.max-output-tokens} (400 {@code invalid_request_error} naming the
  * {@code param}), and a {@code model} or {@code fallbacks} entry longer than every configured model and route name,
  * which names nothing and is repeated only in part. The first step of the {@link Gateway}: the steps after it repeat
@@ -23,7 +24,7 @@ final class RequestLimits implements GatewayStep {
 
     /** The longest part of an over-long model name that a refusal repeats. */
     static final int MAX_ECHOED_CHARS = 64;
-    private static final List<String> TOKEN_LIMITS = List.of("max_tokens", "max_completion_tokens");
+    private static final List<String> TOKEN_LIMITS = List.of("max_tokens", "max_completion_tokens", "max_output_tokens");
 
     private final int maxN;
     private final BigDecimal maxOutputTokens;

@@ -1,6 +1,9 @@
 package dev.baton.impl.servlet;
 
 import dev.baton.ChatChunk;
+import dev.baton.wire.ResponsesShape;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
 import dev.baton.exception.FailoverException;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -11,6 +14,10 @@ import java.util.concurrent.Flow;
  * Relays a stream to the client as SSE. Nothing is written before the first chunk: that chunk is the commit
  * point, when status 200 and the served-by headers go out. A failure before it is an ordinary JSON error
  * response; after it, an event named {@code error} and no {@code [DONE]}.
+ *
+ * <p>A Responses API stream names each event by its {@code type} and ends without {@code [DONE]}; its error event is
+ * the API's own ({@code type}, {@code code}, {@code message}, {@code sequence_number}) with an {@code error} object
+ * beside, which is what makes the official SDKs raise rather than hand the event over.
  */
 final class SseRelay implements Flow.Subscriber<ChatChunk> {
 
@@ -21,12 +28,17 @@ final class SseRelay implements Flow.Subscriber<ChatChunk> {
     /** The request id of an error answered before the engine gave one. */
     private final String refusalId;
     private volatile Flow.Subscription subscription;
+    /** Whether the events are the Responses API's: named by their type, no {@code [DONE]}. */
+    private final boolean typedEvents;
     private volatile boolean committed;
+    /** Events sent so far: the sequence number of a Responses stream's error event. */
+    private long sent;
 
-    SseRelay(HttpServletResponse response, AsyncOutput output, String refusalId) {
+    SseRelay(HttpServletResponse response, AsyncOutput output, String refusalId, boolean typedEvents) {
         this.response = response;
         this.output = output;
         this.refusalId = refusalId;
+        this.typedEvents = typedEvents;
     }
 
     /**
@@ -56,7 +68,8 @@ final class SseRelay implements Flow.Subscriber<ChatChunk> {
             response.setHeader("x-accel-buffering", "no");
             Responses.servedBy(response, chunk.servedBy(), chunk.requestId());
         }
-        output.send(event(null, chunk.body().toString()));
+        sent++;
+        output.send(event(typedEvents ? ResponsesShape.type(chunk.body()) : null, chunk.body().toString()));
     }
 
     @Override
@@ -68,14 +81,27 @@ final class SseRelay implements Flow.Subscriber<ChatChunk> {
             // The official SDKs raise on the {"error": ...} data; the name is for clients that fail only on
             // a named error event (LangChain4j). Breaking the body instead has no portable servlet way
             // (docs/servlet.md).
-            output.finish(event("error", (e != null ? Json.error(e)
-                    : Json.error("The stream failed.", "server_error", "stream_interrupted", null)).toString()));
+            JsonObject body = e != null ? Json.error(e)
+                    : Json.error("The stream failed.", "server_error", "stream_interrupted", null);
+            output.finish(event("error", (typedEvents ? responsesError(body.getJsonObject("error")) : body).toString()));
         }
+    }
+
+    /** The Responses API's error event, with the OpenAI error object beside its own members. */
+    private JsonObject responsesError(JsonObject error) {
+        return Json.object()
+                .add("type", "error")
+                .add("code", error.getOrDefault("code", JsonValue.NULL))
+                .add("message", error.getOrDefault("message", JsonValue.NULL))
+                .add("param", error.getOrDefault("param", JsonValue.NULL))
+                .add("sequence_number", sent)
+                .add("error", error)
+                .build();
     }
 
     @Override
     public void onComplete() {
-        output.finish(DONE);
+        output.finish(typedEvents ? new byte[0] : DONE);
     }
 
     private static byte[] event(String name, String data) {

@@ -213,7 +213,7 @@ class SpendingTest {
         Spending none = Spending.of(parts.config(), Map.of(), ledger, clock);
 
         assertTrue(none == Spending.NONE);
-        assertNull(none.open("team", null, small(false)), "nothing configured, nothing done on the request path");
+        assertNull(none.open("team", null, small(false), true), "nothing configured, nothing done on the request path");
     }
 
     private static Throwable assertThrowsExecution(CompletableFuture<?> future) throws Exception {

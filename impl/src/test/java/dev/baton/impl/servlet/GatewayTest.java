@@ -1,5 +1,6 @@
 package dev.baton.impl.servlet;
 
+import dev.baton.impl.engine.Api;
 import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.impl.budget.Account;
@@ -113,7 +114,7 @@ class GatewayTest {
     }
 
     private static GatewayCall call(ChatRequest request, NamedKey key, String idempotencyKey) {
-        return new GatewayCall(request, false, key == null ? "anonymous" : "key:" + key.name(), key, idempotencyKey,
+        return new GatewayCall(request, Api.CHAT, false, key == null ? "anonymous" : "key:" + key.name(), key, idempotencyKey,
                 request.body().toString().getBytes(StandardCharsets.UTF_8), "req_refused");
     }
 
