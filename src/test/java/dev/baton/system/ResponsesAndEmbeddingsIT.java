@@ -18,6 +18,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.shrinkwrap.api.spec.WebArchive;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -27,7 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -47,6 +47,12 @@ class ResponsesAndEmbeddingsIT extends ClientSideIT {
     @Deployment(testable = false)
     static WebArchive deployment() {
         return Deployments.sample("baton-responses-it.war");
+    }
+
+    /** Earlier tests' failures may have parked or ejected an account: every test starts with all three in rotation. */
+    @BeforeEach
+    void allAccountsInRotation() {
+        gateway.restoreConnections("primary", "standby", "claude");
     }
 
     private static ResponseCreateParams weatherQuestion(String route) {
@@ -145,10 +151,13 @@ class ResponsesAndEmbeddingsIT extends ClientSideIT {
 
         CreateEmbeddingResponse viaBaton = gateway.openAi().embeddings().create(params);
         simulator.account("primary").setDefault(Behavior.ok());
-        try (OpenAIClient direct = OpenAIOkHttpClient.builder().baseUrl(simulator.baseUrl("standby"))
-                .apiKey("unused").maxRetries(0).build()) {
+        OpenAIClient direct = OpenAIOkHttpClient.builder().baseUrl(simulator.baseUrl("standby"))
+                .apiKey("unused").maxRetries(0).build();
+        try {
             CreateEmbeddingResponse straight = direct.embeddings().create(params);
             assertEquals(straight.data().get(0).embedding(), viaBaton.data().get(0).embedding());
+        } finally {
+            direct.close();
         }
 
         simulator.account("primary").setDefault(Behavior.serverError());
