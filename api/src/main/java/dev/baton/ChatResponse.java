@@ -4,7 +4,6 @@ import dev.baton.exception.UpstreamFailedException;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 
 import java.util.Objects;

@@ -122,14 +122,14 @@ public final class FailoverEngine {
 
     /** A cold stream of the answer; refusals and failures arrive through {@code onError}. */
     public Flow.Publisher<ChatChunk> stream(Call call) {
+        if (call.api() == Api.EMBEDDINGS) {
+            return Publishers.failed(new IllegalArgumentException("embeddings are never streamed"));
+        }
         Resolution resolution;
         try {
             resolution = admit(call);
         } catch (FailoverException refused) {
             return Publishers.failed(refused);
-        }
-        if (call.api() == Api.EMBEDDINGS) {
-            return Publishers.failed(new IllegalArgumentException("embeddings are never streamed"));
         }
         StreamMode mode = new StreamMode();
         String id = newId();

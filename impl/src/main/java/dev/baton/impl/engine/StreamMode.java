@@ -11,7 +11,6 @@ import dev.baton.exception.UpstreamFailedException;
 import dev.baton.impl.concurrent.Scheduler;
 import dev.baton.impl.config.Durations;
 import dev.baton.spi.ProviderFailure;
-import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 
 import java.time.Duration;

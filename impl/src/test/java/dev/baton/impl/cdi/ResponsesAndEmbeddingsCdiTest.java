@@ -32,7 +32,6 @@ import static dev.baton.impl.cdi.BatonCdiTest.weld;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Responses API and embeddings as CDI beans see them: injected, bound by {@code @Route}, under {@code @FailoverPolicy}. */
 class ResponsesAndEmbeddingsCdiTest {
