@@ -43,10 +43,10 @@ import java.util.concurrent.locks.LockSupport;
  * driver) shows up as latency instead of silently lowering the offered load (no coordinated omission).
  *
  * <p>A stream counts as an error unless its body holds {@code --done} ({@code data: [DONE]} unless told, as chat
- * completions end; {@code event: response.completed} for the Responses API). Its time to first byte is taken when
- * the body's first byte arrives, or with {@code --first} when that text has arrived in full: with
- * {@code --first 'event: response.output_text.delta'}, a Responses stream's first output, where Baton commits its
- * answer, rather than the {@code response.created} event before it.
+ * completions end; {@code response.completed} for the Responses API). Its time to first byte is taken when the
+ * body's first byte arrives, or with {@code --first} when that text has arrived in full: with
+ * {@code --first response.output_text.delta}, a Responses stream's first output, where Baton commits its answer,
+ * rather than the {@code response.created} event before it.
  *
  * <p>{@code streams} opens N SSE streams at a fixed ramp and holds them until the upstream ends them, counting the
  * peak number open at once and every failure. With {@code --http2 N} the streams go over HTTP/2 (h2c), N to a

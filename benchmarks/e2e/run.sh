@@ -254,11 +254,11 @@ declare -A KIND_NAME=([json]=non-stream [sse]="SSE ($CHUNKS chunks)" [responses]
     [embeddings]="embeddings (1,536 floats)")
 # driver_flags KIND: what LoadDriver checks a stream for, and what its time to first byte waits for, in FLAGS. A
 # Responses stream's first output is its first text delta (Baton commits its answer there), and it ends with
-# response.completed, no [DONE].
+# response.completed, no [DONE]. The bare type names match however a gateway spaces "event:" (and in data too).
 driver_flags() {
     case "$1" in
         sse) FLAGS=(--stream) ;;
-        responses) FLAGS=(--stream --first 'event: response.output_text.delta' --done 'event: response.completed') ;;
+        responses) FLAGS=(--stream --first response.output_text.delta --done response.completed) ;;
         *) FLAGS=() ;;
     esac
 }
@@ -335,7 +335,7 @@ grep -q 'data: \[DONE\]' "$OUT/sample-sse-answer.txt" || { log "a stream through
 if has_kind responses; then
     curl -s -i -H "Authorization: $BATON_AUTH" -H 'Content-Type: application/json' -d "$RESPONSES_BODY" \
         "$BATON_BASE/responses" > "$OUT/sample-responses-answer.txt"
-    grep -q '^event: response.completed' "$OUT/sample-responses-answer.txt" || {
+    grep -q 'response\.completed' "$OUT/sample-responses-answer.txt" || {
         log "a Responses stream through Baton did not end in response.completed (see sample-responses-answer.txt;"
         log "  --cases without the responses cases measures the others)"; exit 1; }
 fi
