@@ -11,29 +11,33 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
 
 /**
- * A fake OpenAI upstream for the end-to-end benchmark: {@code POST .../chat/completions} answers a fixed
+ * A fake OpenAI upstream for the end-to-end benchmark. {@code POST .../chat/completions} answers a fixed
  * completion at once, or with {@code "stream":true} an SSE stream of chat.completion.chunk events ending in
- * {@code [DONE]}. It must be much faster than the gateway in front of it, so every answer is pre-rendered bytes
- * and nothing is parsed but the request line, the headers and a few markers in the body.
+ * {@code [DONE]}; {@code POST .../responses} a fixed response of the Responses API, or with {@code "stream":true}
+ * its typed events from {@code response.created} to {@code response.completed}; {@code POST .../embeddings} one
+ * embedding of 1,536 floats (about 20 KB). The bodies are {@link Answers}'. It must be much faster than the gateway
+ * in front of it, so every answer is pre-rendered bytes and nothing is parsed but the request line, the headers and
+ * a few markers in the body.
  *
- * <p>Markers in the request body (they travel unchanged through Baton inside the user message):
- * {@code chunks=N} (content events per stream, default 20) and {@code interval_ms=M} (pause between events,
- * default 0: the whole stream goes out in one write). {@code interval_ms=1000} is the slow drip of the
+ * <p>Markers in the request body (they travel unchanged through Baton inside the user message or the input):
+ * {@code chunks=N} (content events per stream, default 20) and {@code interval_ms=M} (pause between content
+ * events, default 0: the whole stream goes out in one write). {@code interval_ms=1000} is the slow drip of the
  * many-streams run.
  *
  * <p>One virtual thread per connection with blocking I/O: cheap enough for 64 busy keep-alive connections and
- * for 10,000 mostly idle dripping streams alike. Needs Java 21+ (run with the Temurin 25 launcher:
- * {@code java FakeUpstream.java 8099}).
+ * for 10,000 mostly idle dripping streams alike. Needs Java 21+; run with the Temurin 25 launcher
+ * ({@code java FakeUpstream.java 8099} finds {@code Answers.java} beside it), or compile both.
  */
 public final class FakeUpstream {
 
-    private static final byte[] COMPLETION = response("application/json", """
-            {"id":"chatcmpl-bench","object":"chat.completion","created":1767225600,"model":"gpt-5.4-mini",\
-            "choices":[{"index":0,"message":{"role":"assistant","content":"A short fixed answer from the fake \
-            upstream, about as long as a one-line reply.","refusal":null},"logprobs":null,"finish_reason":"stop"}],\
-            "usage":{"prompt_tokens":12,"completion_tokens":16,"total_tokens":28},"system_fingerprint":null}""");
+    private static final byte[] COMPLETION = response("application/json", Answers.CHAT_COMPLETION);
+
+    private static final byte[] RESPONSE = response("application/json", Answers.RESPONSE);
+
+    private static final byte[] EMBEDDINGS = response("application/json", Answers.EMBEDDINGS);
 
     private static final byte[] NOT_FOUND = response("application/json",
             "{\"error\":{\"message\":\"not served by the fake upstream\",\"type\":\"invalid_request_error\"}}",
@@ -42,7 +46,7 @@ public final class FakeUpstream {
     private static final byte[] SSE_HEAD = ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
             + "Cache-Control: no-cache\r\nTransfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
 
-    /** Whole fast streams (head + every event + last chunk), by chunk count and include_usage. */
+    /** Whole fast streams (head + every event + last chunk), by operation, chunk count and include_usage. */
     private static final Map<String, byte[]> STREAMS = new ConcurrentHashMap<>();
 
     private static final AtomicLong REQUESTS = new AtomicLong();
@@ -105,30 +109,52 @@ public final class FakeUpstream {
         String path = requestLine.split(" ", 3)[1];
         if (requestLine.startsWith("GET /__stats")) {
             out.write(response("text/plain", "requests=" + REQUESTS.get() + " open=" + OPEN.get() + "\n"));
-        } else if (!requestLine.startsWith("POST ") || !path.endsWith("/chat/completions")) {
+        } else if (!requestLine.startsWith("POST ")) {
             out.write(NOT_FOUND);
-        } else if (!flag(body, "\"stream\"")) {
-            out.write(COMPLETION);
-        } else {
-            int chunks = number(body, "chunks=", 20);
-            int interval = number(body, "interval_ms=", 0);
-            boolean usage = flag(body, "\"include_usage\"");
-            if (interval <= 0) {
-                out.write(STREAMS.computeIfAbsent(chunks + "/" + usage, k -> wholeStream(chunks, usage)));
+        } else if (path.endsWith("/chat/completions")) {
+            if (!flag(body, "\"stream\"")) {
+                out.write(COMPLETION);
             } else {
-                drip(out, chunks, interval, usage);
+                boolean usage = flag(body, "\"include_usage\"");
+                stream(out, body, "chat/" + usage, chunks -> Answers.chatEvents(chunks, usage),
+                        Answers.CHAT_FIRST_CONTENT);
             }
+        } else if (path.endsWith("/responses")) {
+            if (!flag(body, "\"stream\"")) {
+                out.write(RESPONSE);
+            } else {
+                stream(out, body, "responses", Answers::responseEvents, Answers.RESPONSE_FIRST_DELTA);
+            }
+        } else if (path.endsWith("/embeddings")) {
+            out.write(EMBEDDINGS);
+        } else {
+            out.write(NOT_FOUND);
         }
         out.flush();
         return !close;
     }
 
-    private static byte[] wholeStream(int chunks, boolean usage) {
-        StringBuilder events = new StringBuilder();
-        for (String event : events(chunks, usage)) {
-            events.append(event);
+    /**
+     * A stream of {@code chunks=N} content events (the events from {@code render}): all in one write, or with
+     * {@code interval_ms=M} dripped. {@code kind} names the operation and options the events depend on besides N.
+     */
+    private static void stream(OutputStream out, String body, String kind, IntFunction<String[]> render,
+            int firstContent) throws IOException {
+        int chunks = number(body, "chunks=", 20);
+        int interval = number(body, "interval_ms=", 0);
+        if (interval <= 0) {
+            out.write(STREAMS.computeIfAbsent(kind + "/" + chunks, k -> wholeStream(render.apply(chunks))));
+        } else {
+            drip(out, render.apply(chunks), firstContent, chunks, interval);
         }
-        byte[] data = events.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] wholeStream(String[] events) {
+        StringBuilder text = new StringBuilder();
+        for (String event : events) {
+            text.append(event);
+        }
+        byte[] data = text.toString().getBytes(StandardCharsets.UTF_8);
         byte[] size = (Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
         byte[] end = "\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
         byte[] all = new byte[SSE_HEAD.length + size.length + data.length + end.length];
@@ -139,12 +165,15 @@ public final class FakeUpstream {
         return all;
     }
 
-    /** One event per HTTP chunk, flushed, with a pause between content events: a slow model. */
-    private static void drip(OutputStream out, int chunks, int intervalMillis, boolean usage) throws IOException {
+    /**
+     * One event per HTTP chunk, flushed, with a pause before each content event but the first (the events from
+     * {@code firstContent} on, {@code chunks} of them): a slow model.
+     */
+    private static void drip(OutputStream out, String[] events, int firstContent, int chunks, int intervalMillis)
+            throws IOException {
         out.write(SSE_HEAD);
-        String[] events = events(chunks, usage);
         for (int i = 0; i < events.length; i++) {
-            if (i > 1 && i <= chunks) {
+            if (i > firstContent && i < firstContent + chunks) {
                 try {
                     Thread.sleep(intervalMillis);
                 } catch (InterruptedException e) {
@@ -159,27 +188,6 @@ public final class FakeUpstream {
             out.flush();
         }
         out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-    }
-
-    /** The role event, {@code chunks} content events, the finish event, maybe usage, and [DONE]. */
-    private static String[] events(int chunks, boolean usage) {
-        String head = "data: {\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\",\"created\":1767225600,"
-                + "\"model\":\"gpt-5.4-mini\",\"system_fingerprint\":null,\"choices\":[{\"index\":0,\"delta\":";
-        String[] events = new String[chunks + (usage ? 4 : 3)];
-        int i = 0;
-        events[i++] = head + "{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null},\"logprobs\":null,"
-                + "\"finish_reason\":null}]}\n\n";
-        for (int c = 0; c < chunks; c++) {
-            events[i++] = head + "{\"content\":\"token" + c + " \"},\"logprobs\":null,\"finish_reason\":null}]}\n\n";
-        }
-        events[i++] = head + "{},\"logprobs\":null,\"finish_reason\":\"stop\"}]}\n\n";
-        if (usage) {
-            events[i++] = "data: {\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\",\"created\":1767225600,"
-                    + "\"model\":\"gpt-5.4-mini\",\"choices\":[],\"usage\":{\"prompt_tokens\":12,\"completion_tokens\":"
-                    + chunks + ",\"total_tokens\":" + (12 + chunks) + "}}\n\n";
-        }
-        events[i] = "data: [DONE]\n\n";
-        return events;
     }
 
     private static byte[] response(String contentType, String body) {

@@ -33,6 +33,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <pre>
  * java LoadDriver.java open URL --rate 200 --seconds 20 --body JSON [--auth 'Bearer k'] [--stream]
+ *                          [--first TEXT] [--done TEXT]
  * java LoadDriver.java streams URL --count 10000 --ramp 1000 --body JSON [--auth 'Bearer k'] [--http2 N]
  * java LoadDriver.java summarize results.txt
  * </pre>
@@ -40,6 +41,12 @@ import java.util.concurrent.locks.LockSupport;
  * <p>{@code open} is an open-loop, constant-rate driver: request i is due at start + i/rate whether or not earlier
  * ones have answered, and its latency is counted from that scheduled time, so a stalled server (or a stalled
  * driver) shows up as latency instead of silently lowering the offered load (no coordinated omission).
+ *
+ * <p>A stream counts as an error unless its body holds {@code --done} ({@code data: [DONE]} unless told, as chat
+ * completions end; {@code response.completed} for the Responses API). Its time to first byte is taken when the
+ * body's first byte arrives, or with {@code --first} when that text has arrived in full: with
+ * {@code --first response.output_text.delta}, a Responses stream's first output, where Baton commits its answer,
+ * rather than the {@code response.created} event before it.
  *
  * <p>{@code streams} opens N SSE streams at a fixed ramp and holds them until the upstream ends them, counting the
  * peak number open at once and every failure. With {@code --http2 N} the streams go over HTTP/2 (h2c), N to a
@@ -96,7 +103,7 @@ public final class LoadDriver {
                             c = new Connection(target, 30_000);
                             opened.incrementAndGet();
                         }
-                        Exchange x = c.exchange(target.request, target.stream);
+                        Exchange x = c.exchange(target, target.stream);
                         if (x.reusable) {
                             idle.addFirst(c);
                         } else {
@@ -232,7 +239,7 @@ public final class LoadDriver {
 
     private static Exchange http1Stream(Target target) throws IOException {
         try (Connection c = new Connection(target, 120_000)) {
-            return c.exchange(target.request, true);
+            return c.exchange(target, true);
         }
     }
 
@@ -280,8 +287,9 @@ public final class LoadDriver {
                 in.transferTo(body);
             }
         }
+        String done = o.text("done", DONE);
         String error = r.statusCode() != 200 ? "HTTP " + r.statusCode()
-                : !body.toString(StandardCharsets.UTF_8).contains("data: [DONE]") ? "stream without [DONE]" : null;
+                : !body.toString(StandardCharsets.UTF_8).contains(done) ? "stream without " + done : null;
         return new Exchange(firstByte, System.nanoTime(), error, true);
     }
 
@@ -293,18 +301,27 @@ public final class LoadDriver {
 
     // ---- HTTP/1.1 by hand ----------------------------------------------------------------------------------
 
-    /** Where to send and the request's bytes, built once. */
+    /** How a chat completion stream ends. */
+    private static final String DONE = "data: [DONE]";
+
+    /** Where to send, the request's bytes, built once, and what a stream's answer is checked for. */
     private static final class Target {
         final String host;
         final int port;
         final byte[] request;
         final boolean stream;
+        /** What the time to first byte waits for; null: the body's first byte. */
+        final byte[] first;
+        /** What a stream's body must hold to count as complete. */
+        final byte[] done;
 
         Target(Options o) {
             URI uri = URI.create(o.url);
             host = uri.getHost();
             port = uri.getPort();
             stream = o.has("stream");
+            first = o.has("first") ? o.text("first", null).getBytes(StandardCharsets.UTF_8) : null;
+            done = o.text("done", DONE).getBytes(StandardCharsets.UTF_8);
             byte[] body = o.text("body", null).getBytes(StandardCharsets.UTF_8);
             String auth = o.text("auth", "");
             String head = "POST " + uri.getRawPath() + " HTTP/1.1\r\nHost: " + host + ":" + port
@@ -335,8 +352,8 @@ public final class LoadDriver {
             out = socket.getOutputStream();
         }
 
-        Exchange exchange(byte[] request, boolean stream) throws IOException {
-            out.write(request);
+        Exchange exchange(Target target, boolean stream) throws IOException {
+            out.write(target.request);
             out.flush();
             String status = line(in);
             if (status == null) {
@@ -356,8 +373,7 @@ public final class LoadDriver {
                     close = true;
                 }
             }
-            ByteArrayOutputStream body = new ByteArrayOutputStream(4096);
-            long firstByte = 0;
+            Body body = new Body(stream ? target.first : null);
             if (chunked) {
                 while (true) {
                     String size = line(in);
@@ -371,42 +387,23 @@ public final class LoadDriver {
                         }
                         break;
                     }
-                    if (firstByte == 0) {
-                        in.read(); // the first byte of data; the time to first byte is taken once it is here
-                        firstByte = System.nanoTime();
-                        body.write(0);
-                        n--;
-                    }
-                    body.write(in.readNBytes(n));
+                    body.read(in, n);
                     line(in);
                 }
             } else if (length >= 0) {
-                if (length > 0) {
-                    int b = in.read();
-                    firstByte = System.nanoTime();
-                    body.write(b);
-                    body.write(in.readNBytes((int) length - 1));
-                }
+                body.read(in, length);
             } else { // until the server closes
-                int b = in.read();
-                firstByte = System.nanoTime();
-                if (b >= 0) {
-                    body.write(b);
-                    body.write(in.readAllBytes());
-                }
+                body.read(in, -1);
                 close = true;
             }
             long end = System.nanoTime();
-            if (firstByte == 0) {
-                firstByte = end;
-            }
             String error = null;
             if (code != 200) {
                 error = "HTTP " + code;
-            } else if (stream && !body.toString(StandardCharsets.UTF_8).contains("data: [DONE]")) {
-                error = "stream without [DONE]";
+            } else if (stream && body.indexOf(target.done) < 0) {
+                error = "stream without " + new String(target.done, StandardCharsets.UTF_8);
             }
-            return new Exchange(firstByte, end, error, !close);
+            return new Exchange(body.firstAt != 0 ? body.firstAt : end, end, error, !close);
         }
 
         @Override
@@ -416,6 +413,60 @@ public final class LoadDriver {
             } catch (IOException e) {
                 // nothing to do
             }
+        }
+    }
+
+    /**
+     * An answer's body as it arrives, and when its first byte came, or with a marker, when the marker had come in
+     * full: the time to first byte is taken as soon as a read returns it.
+     */
+    private static final class Body extends ByteArrayOutputStream {
+        private final byte[] first;
+        private final byte[] piece = new byte[16 * 1024];
+        /** System.nanoTime() when the first byte or the marker arrived; 0 before. */
+        long firstAt;
+
+        Body(byte[] first) {
+            super(4096);
+            this.first = first;
+        }
+
+        /** Reads {@code n} bytes of the body as they arrive; -1: up to the end of the connection. */
+        void read(InputStream in, long n) throws IOException {
+            while (n != 0) {
+                int r = in.read(piece, 0, n < 0 ? piece.length : (int) Math.min(n, piece.length));
+                if (r < 0) {
+                    if (n < 0) {
+                        return;
+                    }
+                    throw new IOException("connection closed inside a body");
+                }
+                int from = count;
+                write(piece, 0, r);
+                if (firstAt == 0 && (first == null || indexOf(first, Math.max(0, from - first.length + 1)) >= 0)) {
+                    firstAt = System.nanoTime();
+                }
+                if (n > 0) {
+                    n -= r;
+                }
+            }
+        }
+
+        int indexOf(byte[] text) {
+            return indexOf(text, 0);
+        }
+
+        private int indexOf(byte[] text, int from) {
+            outer:
+            for (int i = from; i <= count - text.length; i++) {
+                for (int j = 0; j < text.length; j++) {
+                    if (buf[i + j] != text[j]) {
+                        continue outer;
+                    }
+                }
+                return i;
+            }
+            return -1;
         }
     }
 

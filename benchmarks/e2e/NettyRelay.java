@@ -37,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * Netty 4.2 (Baton's HTTP client) allow. The servlet side is {@link RelayServlet}; the upstream call is a pooled
  * keep-alive Netty connection, each decoded read copied back as it comes.
  */
-@WebServlet(urlPatterns = "/v1/chat/completions", asyncSupported = true)
+@WebServlet(urlPatterns = "/v1/*", asyncSupported = true)
 public class NettyRelay extends RelayServlet {
 
     /** The answer a pooled connection is carrying; null while it is idle, so each exchange ends only once. */
@@ -48,7 +48,8 @@ public class NettyRelay extends RelayServlet {
     private final URI uri = URI.create(UPSTREAM);
     private final int port = uri.getPort() < 0 ? 80 : uri.getPort();
     private final String hostHeader = uri.getHost() + (uri.getPort() < 0 ? "" : ":" + port);
-    private final String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+    /** The path every request's own path (after {@code /v1}) is appended to. */
+    private final String basePath = uri.getRawPath().replaceAll("/+$", "");
     /** Idle keep-alive connections, lock-free; most recently used first, as it is the warmest. */
     private final Deque<Channel> idle = new ConcurrentLinkedDeque<>();
     private EventLoopGroup group;
@@ -78,23 +79,24 @@ public class NettyRelay extends RelayServlet {
 
     /** Takes an idle connection that is still open, or opens one; a closed one found idle is dropped. */
     @Override
-    void send(byte[] body, Output output) {
+    void send(String path, byte[] body, Output output) {
+        String target = basePath + path;
         for (Channel ch = idle.pollFirst(); ch != null; ch = idle.pollFirst()) {
             if (ch.isActive()) {
-                exchange(ch, body, output);
+                exchange(ch, target, body, output);
                 return;
             }
         }
         bootstrap.connect().addListener((ChannelFutureListener) f -> {
             if (f.isSuccess()) {
-                exchange(f.channel(), body, output);
+                exchange(f.channel(), target, body, output);
             } else {
                 output.fail();
             }
         });
     }
 
-    private void exchange(Channel ch, byte[] body, Output output) {
+    private void exchange(Channel ch, String target, byte[] body, Output output) {
         ch.attr(CURRENT).set(output); // before the write, so the answer always finds its output
         var request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, target,
                 Unpooled.wrappedBuffer(body));

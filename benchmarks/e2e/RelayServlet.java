@@ -14,18 +14,21 @@ import java.util.ArrayDeque;
 /**
  * The servlet side of the benchmark's relay ({@link NettyRelay}): the request body read without blocking, the
  * upstream's answer copied back without blocking, one flush per upstream read. The relay only sends the body upstream
- * with its HTTP client.
+ * with its HTTP client, to the same path under the upstream's base as it was called under {@code /v1}
+ * ({@code /v1/responses} to {@code {base}/responses}), as Baton does.
  */
 abstract class RelayServlet extends HttpServlet {
 
+    /** The upstream's base URL: a call to {@code /v1/X} goes to {@code {base}/X}. */
     static final String UPSTREAM = System.getProperty("relay.upstream",
-            System.getenv().getOrDefault("RELAY_UPSTREAM", "http://127.0.0.1:8099/primary/v1/chat/completions"));
+            System.getenv().getOrDefault("RELAY_UPSTREAM", "http://127.0.0.1:8099/primary/v1"));
 
-    /** Sends {@code body} upstream and hands the answer to {@code output}. */
-    abstract void send(byte[] body, Output output);
+    /** Sends {@code body} upstream to {@code path} under its base and hands the answer to {@code output}. */
+    abstract void send(String path, byte[] body, Output output);
 
     @Override
     protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        String path = req.getPathInfo() == null ? "" : req.getPathInfo();
         AsyncContext async = req.startAsync();
         async.setTimeout(60_000);
         ServletInputStream in = req.getInputStream();
@@ -45,7 +48,7 @@ abstract class RelayServlet extends HttpServlet {
 
             @Override
             public void onAllDataRead() throws IOException {
-                send(body.toByteArray(), new Output(async, resp));
+                send(path, body.toByteArray(), new Output(async, resp));
             }
 
             @Override

@@ -1,4 +1,5 @@
--- wrk script for the end-to-end benchmark: POST a chat completion and print one parseable line.
+-- wrk script for the end-to-end benchmark: POST a request (a chat completion, a response, an embedding: the URL and
+-- the body say which) and print one parseable line.
 -- Settings come from the environment so one script serves every case:
 --   BENCH_BODY  the JSON request body
 --   BENCH_AUTH  an Authorization header value, or empty (the fake upstream needs none)

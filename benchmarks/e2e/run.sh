@@ -7,6 +7,7 @@
 #   benchmarks/e2e/run.sh                       # Open Liberty, 3 rounds, then the many-streams run
 #   benchmarks/e2e/run.sh --quick               # 1 short round, no many-streams run: a smoke test
 #   benchmarks/e2e/run.sh --server wildfly      # the same WAR on WildFly
+#   benchmarks/e2e/run.sh --cases open-responses,closed-embeddings --streams 0   # some cases only
 #   benchmarks/e2e/run.sh --help                # every flag
 #
 # Only one app server may run at a time: the sample binds 9080 (Liberty) or 8080/9990 (WildFly).
@@ -33,6 +34,13 @@ OFFLINE=
 BUILD=1
 STREAMS_SET=
 OUT=
+# A case is a loop (closed: wrk, throughput; open: LoadDriver at a fixed rate, latency) and a kind of request:
+# json and sse (chat completions), responses (a Responses API stream) and embeddings. By default the Responses stream
+# runs the open loop only (latency and time to its first output) and the embedding the closed loop only (throughput
+# with a 20 KB answer). With their warm-up they add about 9 minutes to a default run, some 40% of it.
+# --cases all adds the other two.
+ALL_CASES=(closed-json closed-sse open-json open-sse closed-responses open-responses closed-embeddings open-embeddings)
+CASES=(closed-json closed-sse open-json open-sse closed-embeddings open-responses)
 
 usage() {
     sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
@@ -41,13 +49,20 @@ Flags:
   --rounds N          rounds of direct + Baton runs (default $ROUNDS)
   --duration S        seconds of each closed-loop wrk run (default $DURATION)
   --open-seconds S    seconds of each open-loop run (default $OPEN_SECONDS)
-  --warmup S          seconds of gateway warm-up per case (default $WARMUP)
-  --settle N          then warm on in 5 s stretches until the server's JIT compiles for less than 0.25 s in
-                      one, at most N stretches (default $SETTLE; 0 skips it)
+  --warmup S          seconds of gateway warm-up per kind of request (default $WARMUP; half that for the
+                      Responses stream and the embedding)
+  --settle N          then warm on in stretches of 5 s (7 s with the Responses stream and the embedding) until the
+                      server's JIT compiles for less than 0.25 s in one, at most N stretches (default $SETTLE;
+                      0 skips it)
   --connections N     wrk connections (default $CONNECTIONS)
   --rate R            open-loop non-stream requests/s (default $JSON_RATE)
   --sse-rate R        open-loop SSE requests/s (default $SSE_RATE)
   --chunks N          content events per SSE answer (default $CHUNKS)
+  --cases LIST        the cases of each round, comma-separated, in this order, or all. A case is a loop (closed:
+                      wrk, throughput; open: LoadDriver at --rate or --sse-rate, latency) and a kind of request
+                      (json, sse: chat completions; responses: a Responses API stream; embeddings).
+                      default: ${CASES[*]}
+                      all:     ${ALL_CASES[*]}
   --streams N         many-streams run with N slow streams, 0 to skip (default $STREAMS)
   --stream-ramp R     streams opened per second (default $STREAM_RAMP)
   --server S          liberty (default) or wildfly
@@ -75,6 +90,8 @@ while [[ $# -gt 0 ]]; do
         --rate) JSON_RATE=$2; shift ;;
         --sse-rate) SSE_RATE=$2; shift ;;
         --chunks) CHUNKS=$2; shift ;;
+        --cases) if [[ $2 == all ]]; then CASES=("${ALL_CASES[@]}"); else IFS=', ' read -r -a CASES <<<"$2"; fi
+                 shift ;;
         --streams) STREAMS=$2; STREAMS_SET=1; shift ;;
         --stream-ramp) STREAM_RAMP=$2; shift ;;
         --server) SERVER=$2; shift ;;
@@ -90,6 +107,13 @@ while [[ $# -gt 0 ]]; do
     shift
 done
 if [[ -n "${QUICK:-}" && -z "$STREAMS_SET" ]]; then STREAMS=0; fi
+KINDS=()   # the kinds of request the cases send, each once, in the cases' order
+for c in "${CASES[@]}"; do
+    [[ " ${ALL_CASES[*]} " == *" $c "* ]] || { echo "unknown case $c (cases: ${ALL_CASES[*]})" >&2; exit 2; }
+    [[ " ${KINDS[*]} " == *" ${c#*-} "* ]] || KINDS+=("${c#*-}")
+done
+((${#CASES[@]})) || { echo "--cases names no case" >&2; exit 2; }
+has_kind() { [[ " ${KINDS[*]} " == *" $1 "* ]]; }
 
 case "$SERVER" in
     liberty) PORT=9080 ;;
@@ -158,7 +182,7 @@ done
 # ---- build --------------------------------------------------------------------------------------------------
 
 log "output in $OUT"
-"$(dirname "$JAVA")/javac" -d "$OUT/classes" "$HERE/FakeUpstream.java" "$HERE/LoadDriver.java" \
+"$(dirname "$JAVA")/javac" -d "$OUT/classes" "$HERE/FakeUpstream.java" "$HERE/Answers.java" "$HERE/LoadDriver.java" \
     "$HERE/ProfileSummary.java"
 # The server's floor (Floor.java): a servlet answering from memory, deployed beside the sample as floor.war.
 SERVLET_API=$(ls "${M2_REPO:-$HOME/.m2/repository}"/jakarta/servlet/jakarta.servlet-api/6.*/jakarta.servlet-api-6.*.jar \
@@ -168,7 +192,8 @@ if [[ -z "$SERVLET_API" ]]; then
     SERVLET_API=$(ls "${M2_REPO:-$HOME/.m2/repository}"/jakarta/servlet/jakarta.servlet-api/6.0.0/jakarta.servlet-api-6.0.0.jar)
 fi
 mkdir -p "$OUT/floor/WEB-INF/classes"
-"$(dirname "$JAVA")/javac" --release 17 -cp "$SERVLET_API" -d "$OUT/floor/WEB-INF/classes" "$HERE/Floor.java"
+"$(dirname "$JAVA")/javac" --release 17 -cp "$SERVLET_API" -d "$OUT/floor/WEB-INF/classes" "$HERE/Floor.java" \
+    "$HERE/Answers.java"
 "$(dirname "$JAVA")/jar" cf "$OUT/floor.war" -C "$OUT/floor" .
 # The asynchronous relay (NettyRelay.java): the same upstream call on Netty, Baton's HTTP client, and nothing else,
 # nettyrelay.war. It is built after the sample, from the Netty jars inside the sample's WAR, so both run the same Netty.
@@ -208,11 +233,35 @@ wait_for 30 "the fake upstream" curl -sf "$UPSTREAM/__stats"
 
 JSON_BODY='{"model":"demo","messages":[{"role":"user","content":"Draft a one-line reply. chunks='$CHUNKS'"}]}'
 SSE_BODY='{"model":"demo","stream":true,"messages":[{"role":"user","content":"Draft a one-line reply. chunks='$CHUNKS'"}]}'
-DIRECT_URL=$UPSTREAM/primary/v1/chat/completions
-BATON_URL=http://127.0.0.1:$PORT/baton/v1/chat/completions
-FLOOR_URL=http://127.0.0.1:$PORT/floor/v1/chat/completions
-NETTY_RELAY_URL=http://127.0.0.1:$PORT/nettyrelay/v1/chat/completions
+RESPONSES_BODY='{"model":"gpt-5.4-mini","input":"Draft a one-line reply. chunks='$CHUNKS'","stream":true}'
+EMBEDDINGS_BODY='{"model":"text-embedding-3-small","input":"Draft a one-line reply."}'
+# Each side's /v1: the relay and Baton send a call to {base}/X on to the fake upstream's /primary/v1/X.
+DIRECT_BASE=$UPSTREAM/primary/v1
+BATON_BASE=http://127.0.0.1:$PORT/baton/v1
+FLOOR_BASE=http://127.0.0.1:$PORT/floor/v1
+NETTY_RELAY_BASE=http://127.0.0.1:$PORT/nettyrelay/v1
+DIRECT_URL=$DIRECT_BASE/chat/completions
+BATON_URL=$BATON_BASE/chat/completions
+FLOOR_URL=$FLOOR_BASE/chat/completions
+NETTY_RELAY_URL=$NETTY_RELAY_BASE/chat/completions
 BATON_AUTH='Bearer baton-demo-key'
+
+# Each kind of request: its path under /v1, its body, its open-loop rate and how it is named in the summary.
+declare -A KIND_PATH=([json]=chat/completions [sse]=chat/completions [responses]=responses [embeddings]=embeddings)
+declare -A KIND_BODY=([json]=$JSON_BODY [sse]=$SSE_BODY [responses]=$RESPONSES_BODY [embeddings]=$EMBEDDINGS_BODY)
+declare -A KIND_RATE=([json]=$JSON_RATE [sse]=$SSE_RATE [responses]=$SSE_RATE [embeddings]=$JSON_RATE)
+declare -A KIND_NAME=([json]=non-stream [sse]="SSE ($CHUNKS chunks)" [responses]="Responses SSE ($CHUNKS deltas)"
+    [embeddings]="embeddings (1,536 floats)")
+# driver_flags KIND: what LoadDriver checks a stream for, and what its time to first byte waits for, in FLAGS. A
+# Responses stream's first output is its first text delta (Baton commits its answer there), and it ends with
+# response.completed, no [DONE]. The bare type names match however a gateway spaces "event:" (and in data too).
+driver_flags() {
+    case "$1" in
+        sse) FLAGS=(--stream) ;;
+        responses) FLAGS=(--stream --first response.output_text.delta --done response.completed) ;;
+        *) FLAGS=() ;;
+    esac
+}
 
 # wrk_run URL AUTH BODY SECONDS -> prints the WRK line of chat.lua
 wrk_run() {
@@ -221,15 +270,22 @@ wrk_run() {
 }
 
 log "fake upstream alone (no app server running), $CONNECTIONS connections, ${DURATION}s each"
-# its JIT first, on both answers; a short warm-up understates it
-wrk_run "$DIRECT_URL" "" "$JSON_BODY" "$(( WARMUP < 10 ? WARMUP : 10 ))" >/dev/null
-wrk_run "$DIRECT_URL" "" "$SSE_BODY" 5 >/dev/null
-ALONE_JSON=$(wrk_run "$DIRECT_URL" "" "$JSON_BODY" "$DURATION")
-ALONE_SSE=$(wrk_run "$DIRECT_URL" "" "$SSE_BODY" "$DURATION")
-echo "case=upstream-alone-json $ALONE_JSON" >> "$RESULTS"
-echo "case=upstream-alone-sse $ALONE_SSE" >> "$RESULTS"
+# its JIT first, on every answer; a short warm-up understates it
+declare -A ALONE_WARM=([json]=$(( WARMUP < 10 ? WARMUP : 10 )) [sse]=5 [responses]=3 [embeddings]=3)
+for kind in "${KINDS[@]}"; do
+    wrk_run "$DIRECT_BASE/${KIND_PATH[$kind]}" "" "${KIND_BODY[$kind]}" "${ALONE_WARM[$kind]}" >/dev/null
+done
+declare -A ALONE
+for kind in "${KINDS[@]}"; do
+    ALONE[$kind]=$(wrk_run "$DIRECT_BASE/${KIND_PATH[$kind]}" "" "${KIND_BODY[$kind]}" "$DURATION")
+    echo "case=upstream-alone-$kind ${ALONE[$kind]}" >> "$RESULTS"
+done
 rps_of() { grep -o 'rps=[0-9.]*' <<<"$1" | cut -d= -f2; }
-log "fake upstream alone: $(rps_of "$ALONE_JSON") req/s non-stream, $(rps_of "$ALONE_SSE") req/s SSE ($CHUNKS chunks)"
+ALONE_TEXT=
+for kind in "${KINDS[@]}"; do
+    ALONE_TEXT+="${ALONE_TEXT:+, }$(rps_of "${ALONE[$kind]}") req/s ${KIND_NAME[$kind]}"
+done
+log "fake upstream alone: $ALONE_TEXT"
 
 # ---- the app server with the sample pointed at the fake upstream ----------------------------------------------
 
@@ -276,14 +332,38 @@ log "$SERVER is up, pid $SERVER_PID, $("$SERVER_JDK/java" -version 2>&1 | head -
 curl -s -i -H "Authorization: $BATON_AUTH" -H 'Content-Type: application/json' -d "$SSE_BODY" "$BATON_URL" \
     > "$OUT/sample-sse-answer.txt"
 grep -q 'data: \[DONE\]' "$OUT/sample-sse-answer.txt" || { log "a stream through Baton did not end in [DONE]"; exit 1; }
+if has_kind responses; then
+    curl -s -i -H "Authorization: $BATON_AUTH" -H 'Content-Type: application/json' -d "$RESPONSES_BODY" \
+        "$BATON_BASE/responses" > "$OUT/sample-responses-answer.txt"
+    grep -q 'response\.completed' "$OUT/sample-responses-answer.txt" || {
+        log "a Responses stream through Baton did not end in response.completed (see sample-responses-answer.txt;"
+        log "  --cases without the responses cases measures the others)"; exit 1; }
+fi
+if has_kind embeddings; then
+    curl -s -i -H "Authorization: $BATON_AUTH" -H 'Content-Type: application/json' -d "$EMBEDDINGS_BODY" \
+        "$BATON_BASE/embeddings" > "$OUT/sample-embeddings-answer.txt"
+    grep -q '"embedding":\[' "$OUT/sample-embeddings-answer.txt" || {
+        log "an embeddings request through Baton got no embedding (see sample-embeddings-answer.txt;"
+        log "  --cases without the embeddings cases measures the others)"; exit 1; }
+fi
 
-log "warming up the gateway: ${WARMUP}s non-stream, ${WARMUP}s SSE, 64 connections"
-wrk_run "$BATON_URL" "$BATON_AUTH" "$JSON_BODY" "$WARMUP" >/dev/null
-wrk_run "$BATON_URL" "$BATON_AUTH" "$SSE_BODY" "$WARMUP" >/dev/null
-wrk_run "$FLOOR_URL" "" "$JSON_BODY" 5 >/dev/null
-wrk_run "$FLOOR_URL" "" "$SSE_BODY" 5 >/dev/null
-wrk_run "$NETTY_RELAY_URL" "" "$JSON_BODY" 10 >/dev/null
-wrk_run "$NETTY_RELAY_URL" "" "$SSE_BODY" 10 >/dev/null
+# Seconds of warm-up for each kind through Baton and through the relay, then in each settling stretch (0: none). The
+# Responses stream and the embedding get less: the relay runs the same code whatever the path, and Baton shares most
+# of its own with the chat cases.
+HALF_WARMUP=$(( (WARMUP + 1) / 2 ))
+declare -A WARM_BATON=([json]=$WARMUP [sse]=$WARMUP [responses]=$HALF_WARMUP [embeddings]=$HALF_WARMUP)
+declare -A WARM_RELAY=([json]=10 [sse]=10 [responses]=5 [embeddings]=5)
+declare -A SETTLE_BATON=([json]=3 [sse]=2 [responses]=1 [embeddings]=1)
+declare -A SETTLE_RELAY=([json]=1 [sse]=1 [responses]=0 [embeddings]=0)
+log "warming up the gateway, $CONNECTIONS connections, through Baton:" \
+    "$(for k in "${KINDS[@]}"; do printf '%s %ss; ' "$k" "${WARM_BATON[$k]}"; done)then the floor and the relay"
+for kind in "${KINDS[@]}"; do
+    wrk_run "$BATON_BASE/${KIND_PATH[$kind]}" "$BATON_AUTH" "${KIND_BODY[$kind]}" "${WARM_BATON[$kind]}" >/dev/null
+done
+for kind in "${KINDS[@]}"; do wrk_run "$FLOOR_BASE/${KIND_PATH[$kind]}" "" "${KIND_BODY[$kind]}" 5 >/dev/null; done
+for kind in "${KINDS[@]}"; do
+    wrk_run "$NETTY_RELAY_BASE/${KIND_PATH[$kind]}" "" "${KIND_BODY[$kind]}" "${WARM_RELAY[$kind]}" >/dev/null
+done
 
 # The server's JIT goes on compiling long after a short warm-up (Open Liberty and Baton took about 40 s of compiler
 # CPU on 2 cores), and a compiler thread holding one of the two cores disturbs the open-loop latencies most.
@@ -292,10 +372,16 @@ if [[ -x $SERVER_JDK/jstat && $SETTLE -gt 0 ]]; then
     jit_state="still compiling after $SETTLE more 5 s stretches of warm-up"
     for ((stretch = 1; stretch <= SETTLE; stretch++)); do
         jit_before=$(jit_seconds)
-        wrk_run "$BATON_URL" "$BATON_AUTH" "$JSON_BODY" 3 >/dev/null
-        wrk_run "$BATON_URL" "$BATON_AUTH" "$SSE_BODY" 2 >/dev/null
-        wrk_run "$NETTY_RELAY_URL" "" "$JSON_BODY" 1 >/dev/null
-        wrk_run "$NETTY_RELAY_URL" "" "$SSE_BODY" 1 >/dev/null
+        for kind in "${KINDS[@]}"; do
+            wrk_run "$BATON_BASE/${KIND_PATH[$kind]}" "$BATON_AUTH" "${KIND_BODY[$kind]}" "${SETTLE_BATON[$kind]}" \
+                >/dev/null
+        done
+        for kind in "${KINDS[@]}"; do
+            if ((SETTLE_RELAY[$kind] > 0)); then
+                wrk_run "$NETTY_RELAY_BASE/${KIND_PATH[$kind]}" "" "${KIND_BODY[$kind]}" "${SETTLE_RELAY[$kind]}" \
+                    >/dev/null
+            fi
+        done
         if awk -v a="$jit_before" -v b="$(jit_seconds)" 'BEGIN { exit !(b - a < 0.25) }'; then
             jit_state="quiet after $stretch more 5 s stretch(es) of warm-up"
             break
@@ -318,26 +404,26 @@ server_cpu_per_request() {
         'BEGIN { if (n > 0) printf "server_cpu_us=%.1f server_sys_share=%.2f", (u + s) * 1e6 / hz / n, (u + s) ? s / (u + s) : 0 }'
 }
 
-# run_case ROUND CASE MODE
+# run_case ROUND CASE MODE (CASE: closed-KIND or open-KIND)
 run_case() {
-    local url auth line
+    local url auth line kind=${2#*-}
     case "$3" in
-        direct) url=$DIRECT_URL; auth= ;;
-        floor) url=$FLOOR_URL; auth= ;;
-        nettyrelay) url=$NETTY_RELAY_URL; auth= ;;
-        *) url=$BATON_URL; auth=$BATON_AUTH ;;
+        direct) url=$DIRECT_BASE; auth= ;;
+        floor) url=$FLOOR_BASE; auth= ;;
+        nettyrelay) url=$NETTY_RELAY_BASE; auth= ;;
+        *) url=$BATON_BASE; auth=$BATON_AUTH ;;
     esac
+    url=$url/${KIND_PATH[$kind]}
     local cpu_before; cpu_before=$(server_cpu_ticks)
     if [[ -n "${PROFILE:-}" && $3 == baton ]]; then
         "$JCMD" "$SERVER_PID" JFR.start name=bench settings=profile filename="$OUT/jfr/$1-$2.jfr" >/dev/null
     fi
+    driver_flags "$kind"
     case "$2" in
-        closed-json) line=$(wrk_run "$url" "$auth" "$JSON_BODY" "$DURATION") ;;
-        closed-sse) line=$(wrk_run "$url" "$auth" "$SSE_BODY" "$DURATION") ;;
-        open-json) line=$("${J[@]}" LoadDriver open "$url" --rate "$JSON_RATE" --seconds "$OPEN_SECONDS" \
-                        --auth "$auth" --body "$JSON_BODY" 2>>"$OUT/driver.log" | grep '^OPEN' | cut -d' ' -f2-) ;;
-        open-sse) line=$("${J[@]}" LoadDriver open "$url" --rate "$SSE_RATE" --seconds "$OPEN_SECONDS" \
-                        --auth "$auth" --body "$SSE_BODY" --stream 2>>"$OUT/driver.log" | grep '^OPEN' | cut -d' ' -f2-) ;;
+        closed-*) line=$(wrk_run "$url" "$auth" "${KIND_BODY[$kind]}" "$DURATION") ;;
+        open-*) line=$("${J[@]}" LoadDriver open "$url" --rate "${KIND_RATE[$kind]}" --seconds "$OPEN_SECONDS" \
+                        --auth "$auth" --body "${KIND_BODY[$kind]}" "${FLAGS[@]}" 2>>"$OUT/driver.log" \
+                        | grep '^OPEN' | cut -d' ' -f2-) ;;
     esac
     if [[ -n "${PROFILE:-}" && $3 == baton ]]; then "$JCMD" "$SERVER_PID" JFR.stop name=bench >/dev/null; fi
     if [[ $3 != direct ]]; then line="$line $(server_cpu_per_request "$cpu_before" "$line")"; fi
@@ -355,7 +441,7 @@ for round in $(seq "$ROUNDS"); do
     # alternate which side goes first, so a slow drift of the machine does not favour one side
     order=("${SIDES[@]}")
     if ((round % 2 == 0)); then for ((i = 0; i < ${#SIDES[@]}; i++)); do order[i]=${SIDES[-1 - i]}; done; fi
-    for c in closed-json closed-sse open-json open-sse; do
+    for c in "${CASES[@]}"; do
         for mode in "${order[@]}"; do run_case "$round" "$c" "$mode"; done
     done
 done
@@ -460,8 +546,9 @@ fi
 {
     echo "## $SERVER, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $ROUNDS round(s)"
     echo
-    echo "Fake upstream alone: $(rps_of "$ALONE_JSON") req/s non-stream, $(rps_of "$ALONE_SSE") req/s SSE ($CHUNKS chunks), $CONNECTIONS connections."
-    echo "Closed loop: wrk, $CONNECTIONS connections, ${DURATION}s. Open loop: $JSON_RATE req/s non-stream, $SSE_RATE req/s SSE, ${OPEN_SECONDS}s, latency from the scheduled send time."
+    echo "Fake upstream alone: $ALONE_TEXT, $CONNECTIONS connections."
+    echo "Closed loop: wrk, $CONNECTIONS connections, ${DURATION}s. Open loop: $JSON_RATE req/s non-stream and embeddings, $SSE_RATE req/s SSE and Responses streams, ${OPEN_SECONDS}s, latency from the scheduled send time; a Responses stream's ttfb is to its first response.output_text.delta."
+    echo "Cases: ${CASES[*]}."
     echo "Medians over rounds; Baton/direct per round in the last column."
     echo
     "${J[@]}" LoadDriver summarize "$RESULTS"
