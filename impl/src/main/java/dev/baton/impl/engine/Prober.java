@@ -24,10 +24,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -193,9 +195,10 @@ public final class Prober implements HealthListener {
         ConnectionConfig config = ctx.config().connections().stream().filter(c -> c.name().equals(connection))
                 .findFirst().orElseThrow();
         // The ids the provider knows, in configured order: its listed models first, then its vendors' it has ids for.
+        // A chat model when the connection has one: a probe of an embedding model is an embeddings request.
         Collection<String> ids = config.modelIds().values();
-        String model = ids.stream().filter(m -> !health.availability(m).deprioritised()).findFirst()
-                .orElse(ids.iterator().next());
+        String model = ids.stream().filter(m -> !health.availability(m).deprioritised())
+                .min(Comparator.comparing(Prober::embedding)).orElse(ids.iterator().next());
         ProviderTarget target = new ProviderTarget(config.name(), config.provider(), config.baseUrl(), config.apiKey(),
                 model, config.headers(), config.alternateBaseUrls(), config.settings(model));
         CompletableFuture<Void> done = new CompletableFuture<>();
@@ -246,7 +249,8 @@ public final class Prober implements HealthListener {
         CompletableFuture<JsonObject> exchange;
         try {
             ProviderAdapter adapter = ctx.adapters().get(target.provider());
-            exchange = adapter.complete(target, body(target.model()), PROBE_TIMEOUT);
+            exchange = embedding(target.model()) ? adapter.embed(target, embeddingBody(target.model()), PROBE_TIMEOUT)
+                    : adapter.complete(target, body(target.model()), PROBE_TIMEOUT);
         } catch (RuntimeException e) {
             // An adapter's bug: the probe fails as an attempt would, without the adapter's message (it could quote a header).
             call.completeExceptionally(new ProviderException(ProviderFailure.transport(FailureKind.CONNECTION,
@@ -346,6 +350,19 @@ public final class Prober implements HealthListener {
                         .add("role", "user").add("content", PROMPT)))
                 .add("max_completion_tokens", 1)
                 .build();
+    }
+
+    /** The smallest embeddings request: one word. */
+    static JsonObject embeddingBody(String model) {
+        return JSON.createObjectBuilder().add("model", model).add("input", PROMPT).build();
+    }
+
+    /**
+     * Whether {@code model} is, by its name, an embedding model ({@code text-embedding-3-small},
+     * {@code gemini-embedding-001}, {@code amazon.titan-embed-text-v2:0}): a chat request would be refused by it.
+     */
+    static boolean embedding(String model) {
+        return model.toLowerCase(Locale.ROOT).contains("embed");
     }
 
     private static String newId() {

@@ -173,6 +173,32 @@ class ProberTest {
     }
 
     @Test
+    void anEmbeddingModelIsProbedWithAnEmbeddingsRequest() throws InterruptedException {
+        String model = "text-embedding-3-small";
+        Map<String, String> props = connections(sim.simulator(), model, "a", "b");
+        props.remove("baton.connections.a.probe");
+        props.put("baton.connections.a.eject-after", "1");
+        props.put("baton.routes.vectors.targets", "a/" + model + ", b/" + model);
+        props.put("baton.routes.vectors.same-target-retries", "0");
+        start(props);
+        sim.account("a").enqueue(Behavior.serverError());
+
+        var body = jakarta.json.Json.createObjectBuilder().add("model", "vectors").add("input", "hello").build();
+        var answer = engine.complete(new Call(ChatRequest.fromJson(body), dev.baton.impl.config.PolicyOverride.NONE,
+                false, null, Api.EMBEDDINGS)).join();
+        assertEquals("b", answer.servedBy().connection());
+        assertEquals("ejected", engine.health().of("a").snapshot().rotation());
+
+        step(Duration.ofSeconds(6));
+
+        var probe = sim.account("a").lastRequest();
+        assertTrue(probe.path().endsWith("/embeddings"), "a chat request would be refused by an embedding model: "
+                + probe.path());
+        assertEquals(model, probe.json().getString("model"));
+        assertEquals("healthy", engine.health().of("a").snapshot().rotation(), "the probe served: back in rotation");
+    }
+
+    @Test
     void aRejectedKeyIsProbedLessAndLessOftenUntilTheMaximumInterval() throws InterruptedException {
         Map<String, String> props = route("a", "b");
         props.put("baton.connections.a.max-probe-interval", "40s");
