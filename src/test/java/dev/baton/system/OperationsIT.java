@@ -16,6 +16,7 @@ import java.util.function.Predicate;
 
 import static dev.baton.system.Gateway.header;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -30,6 +31,18 @@ class OperationsIT extends ClientSideIT {
         return Deployments.sample("baton-it-operations.war")
                 .addClasses(OperationsConfig.class, DeploymentConfig.class)
                 .addAsServiceProvider(ConfigSource.class, OperationsConfig.class);
+    }
+
+    @Test
+    void theConsoleIsNotThereUnlessItIsTurnedOn() {
+        for (String path : new String[] {"v1/console", "v1/console/console.js", "v1/console/series"}) {
+            HttpResponse<String> response = gateway.send(HttpRequest.newBuilder(gateway.uri(path))
+                    .header("Authorization", "Bearer " + Gateway.ADMIN_KEY).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(404, response.statusCode(), path);
+            assertTrue(response.body().contains("No such endpoint"), response::body);
+            assertFalse(response.body().contains("<html") || response.body().contains("function"), response::body);
+        }
     }
 
     @Test

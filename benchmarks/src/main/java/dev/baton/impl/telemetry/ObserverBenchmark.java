@@ -4,6 +4,7 @@ import dev.baton.FailureKind;
 import dev.baton.ServedBy;
 import dev.baton.impl.engine.EngineObserver;
 import dev.baton.impl.stats.ConnectionStats;
+import dev.baton.impl.stats.MinuteSeries;
 import dev.baton.record.AttemptRecord;
 import dev.baton.record.RequestRecord;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
@@ -29,7 +30,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What each finished request costs its observers: nothing, the operator statistics, or
+ * What each finished request costs its observers: nothing, the operator statistics, the console's per-minute
+ * aggregates, or
  * OpenTelemetry spans and metrics (an SDK whose span exporter discards, so the cost is Baton's
  * and the SDK's, not an exporter's). The record is a recovered request: two failed attempts on
  * the primary, then the standby served.
@@ -45,6 +47,7 @@ public class ObserverBenchmark {
     private RequestRecord record;
     private EngineObserver none;
     private EngineObserver stats;
+    private EngineObserver console;
     private EngineObserver otel;
 
     @Setup
@@ -58,6 +61,7 @@ public class ObserverBenchmark {
                 List.of(), false, false, null, 1400, null, false, null, null, RequestRecord.REQUEST);
         none = EngineObserver.NONE;
         stats = new ConnectionStats(Clock.systemUTC());
+        console = new MinuteSeries(Clock.systemUTC());
         OpenTelemetrySdk sdk = OpenTelemetrySdk.builder()
                 .setTracerProvider(SdkTracerProvider.builder()
                         .addSpanProcessor(SimpleSpanProcessor.create(SpanExporter.composite())).build())
@@ -74,6 +78,12 @@ public class ObserverBenchmark {
     @Benchmark
     public void noObserver() {
         none.finished(record, none.admitted(record.id(), null));
+    }
+
+    /** The console's aggregates (only when the console is on): a route's minute, each attempt's target, the day's spend. */
+    @Benchmark
+    public void consoleSeries() {
+        console.finished(record, null);
     }
 
     @Benchmark

@@ -24,12 +24,14 @@ import dev.baton.impl.record.RecordStores;
 import dev.baton.impl.servlet.Endpoint;
 import dev.baton.impl.servlet.EndpointSettings;
 import dev.baton.impl.stats.ConnectionStats;
+import dev.baton.impl.stats.MinuteSeries;
 import dev.baton.impl.telemetry.Telemetry;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderAdapterFactory;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,6 +63,8 @@ public final class BatonRuntime implements AutoCloseable {
     private final BatonHttpClient http;
     private final RecordStore store;
     private final ConnectionStats stats;
+    /** The console's per-minute aggregates, or {@code null} when the console is off. */
+    private final MinuteSeries series;
     /** The cluster's shared view ({@code baton.cluster.store=redis}), or {@code null} on a node alone. */
     private final ClusterSync cluster;
     private final FailoverEngine engine;
@@ -79,7 +83,10 @@ public final class BatonRuntime implements AutoCloseable {
         stats = new ConnectionStats(Clock.systemUTC());
         Clock clock = Clock.systemUTC();
         HealthListener listener = HealthListener.both(new LoggingHealthListener(), telemetry.healthListener());
-        List<EngineObserver> observers = List.of(stats, telemetry.observer());
+        // The console's aggregates exist only when it is on: a feature not configured costs nothing per request.
+        series = setup.endpoint().enabled() && setup.endpoint().console() ? new MinuteSeries(clock) : null;
+        List<EngineObserver> observers = series == null ? List.of(stats, telemetry.observer())
+                : List.of(stats, series, telemetry.observer());
         ClusterSettings clustered = setup.cluster();
         if (clustered.redis()) {
             // Plain threads: Lettuce's timer waits for its thread to run, and Open Liberty runs a managed thread only
@@ -87,7 +94,8 @@ public final class BatonRuntime implements AutoCloseable {
             cluster = new ClusterSync(ClusterStores.open(clustered, Threads.named(Thread::new, "baton-redis-"),
                     timer), clustered.node(), clock);
             listener = HealthListener.both(listener, cluster);
-            observers = List.of(stats, telemetry.observer(), cluster);
+            observers = new ArrayList<>(observers);
+            observers.add(cluster);
         } else {
             cluster = null;
         }
@@ -105,7 +113,7 @@ public final class BatonRuntime implements AutoCloseable {
             telemetry.watchRecords(durable::written, durable::dropped, durable::failed, durable::queued);
         }
         endpoint = setup.endpoint().enabled() ? Endpoint.create(setup.endpoint(),
-                new Endpoint.Parts(engine, store, stats, cluster()), clock) : null;
+                new Endpoint.Parts(engine, store, stats, cluster(), series), clock) : null;
     }
 
     /**

@@ -41,6 +41,7 @@ public final class ConfigLoader {
     static final String MODELS = "baton.models";
     /** The keys under {@code baton.endpoint.}, read by {@code dev.baton.impl.servlet.EndpointSettings}. */
     public static final Set<String> ENDPOINT_KEYS = Set.of("enabled", "path", "api-key-sha256", "max-body-bytes",
+            "console.enabled",
             "allowed-models", "admin-key-sha256", "idempotency-ttl", "idempotency-max-entries", "limits.max-n",
             "limits.max-output-tokens");
     private static final System.Logger LOG = System.getLogger(ConfigLoader.class.getName());

@@ -4,6 +4,9 @@ import dev.baton.impl.cluster.ClusterSync;
 import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.stats.ConnectionStats;
+import dev.baton.impl.stats.MinuteSeries;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonValue;
 import dev.baton.impl.record.RecordStore;
 
 import java.time.Duration;
@@ -25,9 +28,10 @@ public final class Endpoint {
      * What the endpoint is built on.
      *
      * @param cluster the cluster's shared view, or empty on a node alone ({@code baton.cluster.store=memory})
+     * @param series  the console's per-minute aggregates, or {@code null} when the console is off
      */
     public record Parts(FailoverEngine engine, RecordStore store, ConnectionStats stats,
-                        Optional<ClusterSync> cluster) {
+                        Optional<ClusterSync> cluster, MinuteSeries series) {
     }
 
     private final EndpointSettings settings;
@@ -84,6 +88,16 @@ public final class Endpoint {
 
     ConnectionStats stats() {
         return parts.stats();
+    }
+
+    /** The console's aggregates; only the console, which exists only when they do, asks. */
+    MinuteSeries series() {
+        return parts.series();
+    }
+
+    /** Every budget with what it has spent in its current period, for the console. */
+    JsonArray budgets() {
+        return JsonValue.EMPTY_JSON_ARRAY;
     }
 
     /** The cluster's shared view, or {@code null} on a node alone. */

@@ -27,6 +27,7 @@ public class EndpointInitializer implements ServletContainerInitializer {
     /** The servlets' names, by which {@link GatewayFilter} knows the requests they will serve. */
     static final String CHAT_SERVLET = "baton-chat";
     static final String OPERATOR_SERVLET = "baton-operator";
+    static final String CONSOLE_SERVLET = "baton-console";
     /** Context attribute holding the endpoint's mount point, for {@link ContainerErrorServlet}; absent when disabled. */
     static final String PATH_ATTRIBUTE = "dev.baton.endpoint.path";
 
@@ -53,6 +54,11 @@ public class EndpointInitializer implements ServletContainerInitializer {
                     settings.path() + "/cluster");
             LOG.log(Level.INFO, "Baton operator endpoints at {0}{1}/connections, {1}/records and {1}/cluster",
                     context.getContextPath(), settings.path());
+        }
+        if (settings.console()) { // (which needs the admin key: EndpointSettings)
+            ServletRegistration.Dynamic console = context.addServlet(CONSOLE_SERVLET, ConsoleServlet.class);
+            console.addMapping(settings.path() + "/console", settings.path() + "/console/*");
+            LOG.log(Level.INFO, "Baton operator console at {0}{1}/console", context.getContextPath(), settings.path());
         }
         if (!settings.keysRequired()) {
             LOG.log(Level.WARNING, "Baton endpoint at {0}{1} accepts callers without a gateway key: set "

@@ -44,6 +44,11 @@ final class EndpointPaths {
         return List.of();
     }
 
+    /** The methods of a path that {@link ConsoleServlet} serves: the page's files and its data views. */
+    static List<String> console(String relative) {
+        return ConsoleServlet.isPage(relative) || ConsoleServlet.isData(relative) ? GET : List.of();
+    }
+
     /** The {@code Allow} header of a path that takes {@code methods}. */
     static String allow(List<String> methods) {
         return String.join(", ", methods) + ", OPTIONS";

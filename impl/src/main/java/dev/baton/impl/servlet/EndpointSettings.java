@@ -36,11 +36,13 @@ import java.util.regex.Pattern;
  * @param maxN         the largest {@code n} a request may ask for ({@code limits.max-n}, default 8)
  * @param maxOutputTokens the largest {@code max_tokens} / {@code max_completion_tokens} a request may ask for
  *                     ({@code limits.max-output-tokens}, default 1,000,000: a sanity ceiling, not a budget)
+ * @param console      whether the operator console is served at {@code {path}/console} ({@code console.enabled},
+ *                     default false; needs the admin key)
  */
 public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHashes, int maxBodyBytes,
                                Set<String> allowedModels, List<byte[]> adminKeyHashes, Duration idempotencyTtl,
                                int idempotencyMaxEntries, List<NamedKey> namedKeys, int maxN,
-                               long maxOutputTokens) {
+                               long maxOutputTokens, boolean console) {
 
     static final String PREFIX = "baton.endpoint.";
     static final String NAMED = PREFIX + "keys.";
@@ -180,6 +182,13 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
                 problems.add(PREFIX + "idempotency-max-entries: '" + entriesText + "' is not a whole number");
             }
         }
+        String consoleText = config.getOptionalValue(PREFIX + "console.enabled", String.class).orElse("false").strip();
+        if (!consoleText.equalsIgnoreCase("true") && !consoleText.equalsIgnoreCase("false")) {
+            problems.add(PREFIX + "console.enabled: '" + consoleText + "' is not true or false");
+        } else if (Boolean.parseBoolean(consoleText) && adminHashes.isEmpty()) {
+            // The console shows every connection and request: it opens only with the operators' key.
+            problems.add(PREFIX + "console.enabled: the console needs the admin key; set " + PREFIX + "admin-key-sha256");
+        }
         int maxN = (int) whole(config, "limits.max-n", DEFAULT_MAX_N, 1, MAX_MAX_N, problems);
         long maxOutputTokens = whole(config, "limits.max-output-tokens", DEFAULT_MAX_OUTPUT_TOKENS, 1,
                 MAX_MAX_OUTPUT_TOKENS, problems);
@@ -194,7 +203,7 @@ public record EndpointSettings(boolean enabled, String path, List<byte[]> keyHas
             }
         }
         return new EndpointSettings(Boolean.parseBoolean(enabledText), path, hashes, maxBody, allowed, adminHashes,
-                ttl, maxEntries, named, maxN, maxOutputTokens);
+                ttl, maxEntries, named, maxN, maxOutputTokens, Boolean.parseBoolean(consoleText));
     }
 
     /** A whole number from {@code min} to {@code max}, or {@code fallback} when {@code key} is not set. */

@@ -44,6 +44,8 @@ public class GatewayFilter extends HttpFilter {
     private transient Map<String, NamedKey> named;
     private String path;
     private int maxBodyBytes;
+    /** Whether the operator console is served: its page opens without a key, its data with the admin key only. */
+    private boolean console;
 
     /** The keys, admin keys and body limit of {@code settings}; named keys open the chat endpoints like the others. */
     GatewayFilter(EndpointSettings settings) {
@@ -57,6 +59,7 @@ public class GatewayFilter extends HttpFilter {
         this.keys = new GatewayKeys(all);
         this.adminKeys = new GatewayKeys(settings.adminKeyHashes());
         this.maxBodyBytes = settings.maxBodyBytes();
+        this.console = settings.console();
     }
 
     @Override
@@ -75,7 +78,14 @@ public class GatewayFilter extends HttpFilter {
         String gatewayKey = keys.match(presented);
         String adminKey = adminKeys.match(presented);
         String relative = relativePath(req);
-        if (adminKeys.required() && OperatorServlet.handles(relative)) {
+        if (console && ConsoleServlet.isPage(relative)) {
+            // The page's own files hold no data: its sign-in form must load before any key is known.
+            if (!answeredRoute(req, resp, relative, id)) {
+                chain.doFilter(req, resp);
+            }
+            return;
+        }
+        if (adminKeys.required() && (OperatorServlet.handles(relative) || console && ConsoleServlet.isData(relative))) {
             if (adminKey == null) {
                 if (gatewayKey != null) {
                     Responses.refuse(resp, 403, "permission_error", "admin_key_required",
@@ -94,6 +104,9 @@ public class GatewayFilter extends HttpFilter {
             return;
         }
         if (adminKey != null && !("GET".equals(req.getMethod()) && relative.startsWith("/requests/"))) {
+            if (EndpointPaths.chat(relative).isEmpty() && answeredRoute(req, resp, relative, id)) {
+                return; // no such path (the console when it is off, say): 404 for the operator too
+            }
             Responses.refuse(resp, 403, "permission_error", "gateway_key_required",
                     "The admin key opens only the operator endpoints; send a gateway key.", id);
             return;
@@ -132,6 +145,8 @@ public class GatewayFilter extends HttpFilter {
         List<String> methods;
         if (EndpointInitializer.OPERATOR_SERVLET.equals(servlet)) {
             methods = EndpointPaths.operator(relative);
+        } else if (EndpointInitializer.CONSOLE_SERVLET.equals(servlet)) {
+            methods = EndpointPaths.console(relative);
         } else if (EndpointInitializer.CHAT_SERVLET.equals(servlet)) {
             methods = EndpointPaths.chat(relative);
         } else {

@@ -36,6 +36,18 @@ class EndpointSettingsTest {
     }
 
     @Test
+    void theConsoleIsOffUnlessAskedForAndNeedsTheAdminKey() {
+        assertFalse(load(Map.of("baton.endpoint.admin-key-sha256", ADMIN)).console());
+        assertTrue(load(Map.of("baton.endpoint.admin-key-sha256", ADMIN, "baton.endpoint.console.enabled", "true"))
+                .console());
+        String problems = problems(Map.of("baton.endpoint.console.enabled", "true"));
+        assertTrue(problems.contains("baton.endpoint.console.enabled: the console needs the admin key; set "
+                + "baton.endpoint.admin-key-sha256"), problems);
+        assertTrue(problems(Map.of("baton.endpoint.console.enabled", "yes")).contains(
+                "baton.endpoint.console.enabled: 'yes' is not true or false"));
+    }
+
+    @Test
     void readsTheRequestLimits() {
         EndpointSettings s = load(Map.of("baton.endpoint.limits.max-n", "2",
                 "baton.endpoint.limits.max-output-tokens", "32000"));
