@@ -60,7 +60,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DashboardMetricsTest {
 
-    private static final Path DASHBOARDS = Path.of("..", "docs", "dashboards");
+    /** From the module (as Maven runs tests) or from the repository's root. */
+    private static final Path DASHBOARDS = Files.isDirectory(Path.of("..", "docs", "dashboards"))
+            ? Path.of("..", "docs", "dashboards") : Path.of("docs", "dashboards");
     /** Labels Prometheus or the collector add to every series: the job and instance of the node that sent it. */
     private static final Set<String> TARGET_LABELS = Set.of("job", "instance");
     private static final Pattern METRIC = Pattern.compile("\\b(?:baton|gen_ai)_[A-Za-z0-9_]*");
