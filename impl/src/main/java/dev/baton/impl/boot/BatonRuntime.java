@@ -100,10 +100,12 @@ public final class BatonRuntime implements AutoCloseable {
             cluster = null;
         }
         adapters = Adapters.create(setup.providers(), http, config, clock);
+        Spending spending = spending(setup, store, clock);
         engine = new FailoverEngine(FailoverEngine.Parts.of(config, adapters, store, clock, timer)
                 .withListener(listener).withObserver(EngineObserver.of(observers))
-                .withSpending(spending(setup, store, clock)));
+                .withSpending(spending));
         telemetry.watch(engine.health());
+        telemetry.watchBudgets(spending);
         telemetry.watchShares(engine.balancer());
         if (cluster != null) {
             cluster.attach(engine); // connects in the background: the application starts whether Redis answers or not

@@ -56,6 +56,7 @@ public final class LocalLedger implements SpendLedger {
     }
 
     /** What {@code account} has spent in the period {@code at} falls in (holds not counted). */
+    @Override
     public synchronized BigDecimal spent(Account account, Instant at) {
         return current(account, at).spent();
     }

@@ -94,6 +94,20 @@ public final class SharedLedger implements SpendLedger {
         });
     }
 
+    /**
+     * What the store said {@code account} had committed (spent and held, by every node) when this node last held
+     * against it in the period {@code at} falls in, or what this node spent in memory while the store was away,
+     * whichever is more. Not a question to the store: it lags what other nodes spent since this node's last hold, and
+     * counts holds not yet settled as spent.
+     */
+    @Override
+    public BigDecimal spent(Account account, Instant at) {
+        BigDecimal here = local.spent(account, at);
+        Seen last = seen.get(account.id());
+        return last != null && last.periodStart() == account.periodStart(at) && last.committed().compareTo(here) > 0
+                ? last.committed() : here;
+    }
+
     /** Nothing to restore: the store keeps the tallies while nodes restart. */
     @Override
     public void restore(Account account, BigDecimal spent, Instant at) {

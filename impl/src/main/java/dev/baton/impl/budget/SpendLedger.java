@@ -27,4 +27,10 @@ public interface SpendLedger {
 
     /** What {@code account} had spent in the period {@code at} falls in before this process started. */
     void restore(Account account, BigDecimal spent, Instant at);
+
+    /**
+     * What this node knows {@code account} has spent in the period {@code at} falls in, for a gauge: answered from
+     * memory, never by asking a shared store, so it never blocks.
+     */
+    BigDecimal spent(Account account, Instant at);
 }

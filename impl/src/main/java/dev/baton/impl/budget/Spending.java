@@ -111,6 +111,23 @@ public final class Spending {
         }
     }
 
+    /** Every account with a budget: the named keys', the routes' and the connections'; none for {@link #NONE}. */
+    public List<Account> accounts() {
+        List<Account> all = new ArrayList<>(keys.size() + routes.size() + connections.size());
+        all.addAll(keys.values());
+        all.addAll(routes.values());
+        all.addAll(connections.values());
+        return all;
+    }
+
+    /**
+     * The fraction of {@code account}'s budget spent in its current period, as this node knows it without waiting
+     * ({@link SpendLedger#spent}): 0.8 when 80% is gone, above 1 when a call cost more than it held.
+     */
+    public double used(Account account) {
+        return ledger.spent(account, clock.instant()).doubleValue() / account.budget().amount().doubleValue();
+    }
+
     /** The connection's account, or {@code null} when it has no budget. */
     Account connection(String name) {
         return connections.get(name);

@@ -2,6 +2,8 @@ package dev.baton.impl.telemetry;
 
 import dev.baton.ChatRequest;
 import dev.baton.impl.balance.Balancer;
+import dev.baton.impl.budget.Account;
+import dev.baton.impl.budget.Spending;
 import dev.baton.impl.engine.EngineObserver;
 import dev.baton.impl.health.ConnectionHealth;
 import dev.baton.impl.health.HealthListener;
@@ -73,6 +75,8 @@ final class OtelObserver implements EngineObserver, HealthListener {
     private static final AttributeKey<String> CALLER = AttributeKey.stringKey("baton.caller");
     private static final AttributeKey<String> CURRENCY = AttributeKey.stringKey("baton.currency");
     private static final AttributeKey<String> PRICE_SOURCE = AttributeKey.stringKey("baton.price_source");
+    private static final AttributeKey<String> BUDGET_SCOPE = AttributeKey.stringKey("baton.budget.scope");
+    private static final AttributeKey<String> BUDGET_NAME = AttributeKey.stringKey("baton.budget.name");
     private static final Map<String, String> GEN_AI_SYSTEMS = Map.of("openai", "openai", "anthropic", "anthropic",
             "azure-openai", "az.ai.openai");
     private static final List<String> STATES = List.of("healthy", "parked", "ejected", "probe_due", "probing");
@@ -158,6 +162,27 @@ final class OtelObserver implements EngineObserver, HealthListener {
         meter.gaugeBuilder("baton.cluster.connected").ofLongs().setUnit("1")
                 .setDescription("1 while the cluster store (Redis) answers, 0 while this node serves on its own state")
                 .buildWithCallback(gauge -> gauge.record(connected.getAsBoolean() ? 1 : 0));
+    }
+
+    /**
+     * {@code baton.budget.used}: the fraction of every budget spent in its current period, as this node knows it
+     * ({@link Spending#used}). Not registered at all when no budget is configured.
+     */
+    void watchBudgets(Spending spending) {
+        List<Account> accounts = spending.accounts();
+        if (accounts.isEmpty()) {
+            return;
+        }
+        List<Attributes> attributes = accounts.stream()
+                .map(a -> Attributes.of(BUDGET_SCOPE, a.scope().word(), BUDGET_NAME, a.name())).toList();
+        meter.gaugeBuilder("baton.budget.used").setUnit("1")
+                .setDescription("The fraction of the budget spent in its current period (key, route or connection),"
+                        + " as this node knows it")
+                .buildWithCallback(gauge -> {
+                    for (int i = 0; i < accounts.size(); i++) {
+                        gauge.record(spending.used(accounts.get(i)), attributes.get(i));
+                    }
+                });
     }
 
     /** The record store's counters; {@code baton.records} by {@code baton.state} (written, dropped, failed) and queued. */

@@ -1,6 +1,7 @@
 package dev.baton.impl.telemetry;
 
 import dev.baton.impl.balance.Balancer;
+import dev.baton.impl.budget.Spending;
 import dev.baton.impl.engine.EngineObserver;
 import dev.baton.impl.health.HealthListener;
 import dev.baton.impl.health.HealthRegistry;
@@ -71,6 +72,13 @@ public final class Telemetry {
     public void watchCluster(BooleanSupplier connected) {
         if (otel != null) {
             otel.watchCluster(connected);
+        }
+    }
+
+    /** Reports {@code baton.budget.used} for every budget; nothing at all when no budget is configured. */
+    public void watchBudgets(Spending spending) {
+        if (otel != null) {
+            otel.watchBudgets(spending);
         }
     }
 
