@@ -115,7 +115,7 @@ public final class BatonRuntime implements AutoCloseable {
             telemetry.watchRecords(durable::written, durable::dropped, durable::failed, durable::queued);
         }
         endpoint = setup.endpoint().enabled() ? Endpoint.create(setup.endpoint(),
-                new Endpoint.Parts(engine, store, stats, cluster(), series), clock) : null;
+                new Endpoint.Parts(engine, store, stats, cluster(), series, spending), clock) : null;
     }
 
     /**

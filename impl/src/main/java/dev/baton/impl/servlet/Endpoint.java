@@ -5,7 +5,15 @@ import dev.baton.impl.config.BatonConfig;
 import dev.baton.impl.engine.FailoverEngine;
 import dev.baton.impl.stats.ConnectionStats;
 import dev.baton.impl.stats.MinuteSeries;
+import dev.baton.impl.budget.Account;
+import dev.baton.impl.budget.Spending;
+import dev.baton.impl.config.Budget;
+import dev.baton.impl.config.ModelPrice;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
 import jakarta.json.JsonValue;
 import dev.baton.impl.record.RecordStore;
 
@@ -29,9 +37,10 @@ public final class Endpoint {
      *
      * @param cluster the cluster's shared view, or empty on a node alone ({@code baton.cluster.store=memory})
      * @param series  the console's per-minute aggregates, or {@code null} when the console is off
+     * @param spending the budgets, for the console ({@link Spending#NONE} when none is configured)
      */
     public record Parts(FailoverEngine engine, RecordStore store, ConnectionStats stats,
-                        Optional<ClusterSync> cluster, MinuteSeries series) {
+                        Optional<ClusterSync> cluster, MinuteSeries series, Spending spending) {
     }
 
     private final EndpointSettings settings;
@@ -95,9 +104,30 @@ public final class Endpoint {
         return parts.series();
     }
 
-    /** Every budget with what it has spent in its current period, for the console. */
+    /**
+     * Every budget with what this node knows it spent in its current period, for the console: with the cluster store,
+     * what the store said at this node's last hold on it ({@code Spending#used}).
+     */
     JsonArray budgets() {
-        return JsonValue.EMPTY_JSON_ARRAY;
+        Instant now = Instant.now();
+        String currency = config().connections().stream().flatMap(c -> c.modelIds().keySet().stream())
+                .map(m -> config().price(m)).flatMap(Optional::stream).map(ModelPrice::currency).findFirst().orElse(null);
+        JsonArrayBuilder out = Json.array();
+        for (Account account : parts.spending().accounts()) {
+            Budget budget = account.budget();
+            double used = parts.spending().used(account);
+            out.add(Json.object()
+                    .add("scope", account.scope().word())
+                    .add("name", account.name())
+                    .add("limit", budget.amount())
+                    .add("period", budget.periodText())
+                    .add("spent", budget.amount().multiply(BigDecimal.valueOf(used)).setScale(6, RoundingMode.HALF_UP)
+                            .stripTrailingZeros())
+                    .add("used", BigDecimal.valueOf(used).setScale(4, RoundingMode.HALF_UP))
+                    .add("resets_at", budget.resetAfter(now).toString())
+                    .add("currency", currency == null ? JsonValue.NULL : Json.JSON.createValue(currency)));
+        }
+        return out.build();
     }
 
     /** The cluster's shared view, or {@code null} on a node alone. */
