@@ -154,6 +154,9 @@
     clearTimeout(ui.timer);
     ui.shown = false; ui.data = null; ui.open.clear();
     for (const id of ['connections', 'routes', 'records', 'spend', 'cluster']) $('#' + id).replaceChildren();
+    for (const id of ['#f-connection', '#f-kind']) setOptions($(id), [], [['', 'any']]); // names seen with the key
+    setOptions($('#f-key'), [], [['', 'any'], ['-', 'unnamed keys']]);
+    $('#f-outcome').value = '';
     if ($('#eject-dialog').open) $('#eject-dialog').close();
     $('#console').hidden = true;
     $('#controls').hidden = true;
