@@ -85,7 +85,7 @@ class ConsoleIT extends ClientSideIT {
 
     @Test
     void withoutTheAdminKeyThereIsOnlyTheSignIn() {
-        WebElement login = wait(ExpectedConditions.visibilityOfElementLocated(By.id("login")));
+        WebElement login = until(ExpectedConditions.visibilityOfElementLocated(By.id("login")));
         assertTrue(login.isDisplayed());
         assertFalse(visible(By.id("console")), "nothing but the sign-in before a key");
         HttpResponse<String> data = gateway.send(HttpRequest.newBuilder(gateway.uri("v1/console/series"))
@@ -95,19 +95,19 @@ class ConsoleIT extends ClientSideIT {
         assertEquals(403, withGatewayKey.statusCode(), "a gateway key does not open the console's data");
 
         signIn(Gateway.KEY); // a gateway key is not the admin key
-        wait(ExpectedConditions.visibilityOfElementLocated(By.id("login-error")));
+        until(ExpectedConditions.visibilityOfElementLocated(By.id("login-error")));
         assertFalse(visible(By.id("console")));
         screenshot("console-sign-in");
 
         signIn(Gateway.ADMIN_KEY);
-        wait(ExpectedConditions.visibilityOfElementLocated(By.id("console")));
-        wait(ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-connection=primary]")));
+        until(ExpectedConditions.visibilityOfElementLocated(By.id("console")));
+        until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("[data-connection=primary]")));
     }
 
     @Test
     void anEjectionOnTheSimulatorShowsWithinSeconds() {
         signIn(Gateway.ADMIN_KEY);
-        WebElement state = wait(ExpectedConditions.presenceOfElementLocated(
+        WebElement state = until(ExpectedConditions.presenceOfElementLocated(
                 By.cssSelector("[data-connection=primary] [data-field=state]")));
         assertFalse(state.getText().toLowerCase().contains("ejected"), state.getText());
 
@@ -117,7 +117,7 @@ class ConsoleIT extends ClientSideIT {
         }
         assertEquals("ejected", gateway.admin("v1/connections/primary").getString("state"));
 
-        wait(ExpectedConditions.textMatches(By.cssSelector("[data-connection=primary] [data-field=state]"),
+        until(ExpectedConditions.textMatches(By.cssSelector("[data-connection=primary] [data-field=state]"),
                 java.util.regex.Pattern.compile("(?i).*ejected.*")));
         screenshot("console-ejected");
     }
@@ -125,10 +125,10 @@ class ConsoleIT extends ClientSideIT {
     @Test
     void theEjectButtonTakesAConnectionOut() {
         signIn(Gateway.ADMIN_KEY);
-        WebElement eject = wait(ExpectedConditions.elementToBeClickable(
+        WebElement eject = until(ExpectedConditions.elementToBeClickable(
                 By.cssSelector("[data-connection=standby] [data-action=eject]")));
         eject.click();
-        WebElement reason = wait(ExpectedConditions.visibilityOfElementLocated(By.id("eject-reason")));
+        WebElement reason = until(ExpectedConditions.visibilityOfElementLocated(By.id("eject-reason")));
         reason.clear();
         reason.sendKeys("console test");
         WebElement duration = browser.findElement(By.id("eject-for"));
@@ -142,18 +142,18 @@ class ConsoleIT extends ClientSideIT {
         JsonObject standby = gateway.admin("v1/connections/standby");
         assertEquals("operator", standby.getString("ejected_by"));
         assertEquals("console test", standby.getString("eject_reason"));
-        wait(ExpectedConditions.textMatches(By.cssSelector("[data-connection=standby] [data-field=state]"),
+        until(ExpectedConditions.textMatches(By.cssSelector("[data-connection=standby] [data-field=state]"),
                 java.util.regex.Pattern.compile("(?i).*ejected.*")));
     }
 
     private void signIn(String key) {
-        WebElement field = wait(ExpectedConditions.visibilityOfElementLocated(By.id("admin-key")));
+        WebElement field = until(ExpectedConditions.visibilityOfElementLocated(By.id("admin-key")));
         field.clear();
         field.sendKeys(key);
         browser.findElement(By.id("sign-in")).click();
     }
 
-    private static <T> T wait(org.openqa.selenium.support.ui.ExpectedCondition<T> condition) {
+    private static <T> T until(org.openqa.selenium.support.ui.ExpectedCondition<T> condition) {
         return new WebDriverWait(browser, SECONDS).until(condition);
     }
 

@@ -45,7 +45,8 @@ public class ConsoleServlet extends HttpServlet {
 
     /** Whether {@code relative} (below the endpoint's mount point) is one of the page's own files. */
     static boolean isPage(String relative) {
-        return relative.startsWith("/console") && FILES.containsKey(relative.substring("/console".length()));
+        String sub = relative.startsWith("/console") ? relative.substring("/console".length()) : null;
+        return sub != null && (FILES.containsKey(sub) || sub.equals("/"));
     }
 
     /** Whether {@code relative} is one of the console's data views, which take the admin key. */
@@ -80,7 +81,10 @@ public class ConsoleServlet extends HttpServlet {
         resp.setHeader("referrer-policy", "no-referrer");
         resp.setHeader("cache-control", "no-store");
         String file = FILES.get(sub);
-        if (file != null) {
+        if (sub.equals("/")) {
+            // The page's relative URLs (its files, the data) resolve from {path}/console, without the slash.
+            resp.sendRedirect(req.getContextPath() + req.getServletPath());
+        } else if (file != null) {
             byte[] bytes = files.get(file);
             resp.setContentType(TYPES.get(file));
             resp.setCharacterEncoding("UTF-8");
