@@ -3,7 +3,7 @@ package dev.baton.system;
 import java.util.Map;
 
 /**
- * The configuration {@link ConsoleIT} adds to the sample: the operator console on, a named key with a budget (so the
+ * The configuration {@link ConsoleIT} adds to the sample (whose console is on): a named key with a budget (so the
  * console has a budget to show), and the primary account ejected after three failures.
  */
 public class ConsoleConfig extends DeploymentConfig {
@@ -12,7 +12,6 @@ public class ConsoleConfig extends DeploymentConfig {
 
     public ConsoleConfig() {
         super("baton-console-tests", Map.of(
-                "baton.endpoint.console.enabled", "true",
                 "baton.endpoint.keys.team.sha256", CostConfig.sha256(TEAM_KEY),
                 "baton.endpoint.keys.team.budget", "5/1d",
                 "baton.connections.primary.eject-after", "3"));
