@@ -185,7 +185,8 @@ class ConnectionsIT extends ClientSideIT {
         assertFalse(response.body().contains("api_key") || response.body().contains("base_url"), response::body);
         JsonObject primary = connection("primary");
         assertEquals("openai", primary.getString("provider"));
-        assertEquals(List.of(Gateway.MODEL), primary.getJsonArray("models").getValuesAs(JsonString::getString));
+        assertEquals(List.of(Gateway.MODEL, "text-embedding-3-small"),
+                primary.getJsonArray("models").getValuesAs(JsonString::getString));
     }
 
     @Test

@@ -66,6 +66,8 @@ public final class ConnectionHealth {
     /** Background mode: the wait before the next probe, doubled by each failed one. */
     private Duration probeInterval;
     private Instant ejectedUntil;
+    /** When the connection last left rotation (ejected), or {@code null} while it is in. */
+    private Instant outSince;
     private Instant parkedUntil;
     private String parkCause;
     /** Who ejected it ({@link #BY_FAILURES} or {@link #BY_OPERATOR}) and why; {@code null} while healthy. */
@@ -120,7 +122,7 @@ public final class ConnectionHealth {
             return true;
         }
         if (!probesInBackground() && state == State.EJECTED && !clock.instant().isBefore(ejectedUntil)) {
-            state = State.PROBING;
+            moveTo(State.PROBING);
             return true;
         }
         return false;
@@ -129,7 +131,7 @@ public final class ConnectionHealth {
     /** An attempt that took the probe ended without an outcome (cancelled): let the next request probe. */
     public synchronized void releaseProbe() {
         if (state == State.PROBING) {
-            state = State.EJECTED;
+            moveTo(State.EJECTED);
             ejectedUntil = clock.instant();
         }
     }
@@ -160,7 +162,7 @@ public final class ConnectionHealth {
         if (!probesInBackground() || state != State.EJECTED || now.isBefore(nextProbeAtLocked(now))) {
             return false;
         }
-        state = State.PROBING;
+        moveTo(State.PROBING);
         return true;
     }
 
@@ -170,7 +172,7 @@ public final class ConnectionHealth {
      */
     public synchronized void probeNotSent(Duration retryIn) {
         if (state == State.PROBING) {
-            state = State.EJECTED;
+            moveTo(State.EJECTED);
             ejectedUntil = clock.instant().plus(retryIn);
         }
     }
@@ -191,7 +193,7 @@ public final class ConnectionHealth {
 
     /** Healthy, no failures counted, the first cool-off again. Called holding the lock. */
     private void backInRotation() {
-        state = State.HEALTHY;
+        moveTo(State.HEALTHY);
         consecutiveFailures = 0;
         consecutiveCredentialFailures = 0;
         coolOff = policy.coolOff();
@@ -214,7 +216,7 @@ public final class ConnectionHealth {
                     + MAX_OPERATOR_EJECTION + " but was " + duration);
         }
         synchronized (this) {
-            state = State.EJECTED;
+            moveTo(State.EJECTED);
             ejectedUntil = clock.instant().plus(duration);
             ejectedBy = BY_OPERATOR;
             ejectReason = reason;
@@ -285,7 +287,7 @@ public final class ConnectionHealth {
     /** Out until the next probe is due; returns how long that is. */
     private Duration eject(Instant now, FailureKind kind) {
         Duration out = probesInBackground() ? probeInterval : coolOff;
-        state = State.EJECTED;
+        moveTo(State.EJECTED);
         ejectedUntil = now.plus(out);
         ejectedBy = BY_FAILURES;
         ejectReason = kind.wireName();
@@ -353,7 +355,7 @@ public final class ConnectionHealth {
             if ("ejected".equals(other.state()) && other.ejectedUntil() != null) {
                 moved = wasOut && !other.ejectedUntil().equals(ejectedUntil);
                 ejected = !wasOut;
-                state = State.EJECTED;
+                moveTo(State.EJECTED);
                 ejectedUntil = other.ejectedUntil();
                 ejectedBy = other.ejectedBy();
                 ejectReason = other.ejectReason();
@@ -398,6 +400,16 @@ public final class ConnectionHealth {
     }
 
     /** A consistent view for status endpoints, metrics and tests. */
+    /** Moves the state machine, noting when the connection left rotation: the first thing an operator asks. */
+    private void moveTo(State next) {
+        if (next == State.HEALTHY) {
+            outSince = null;
+        } else if (state == State.HEALTHY) {
+            outSince = clock.instant();
+        }
+        state = next;
+    }
+
     public synchronized Snapshot snapshot() {
         Instant now = clock.instant();
         boolean parked = parkedUntil != null && now.isBefore(parkedUntil);
@@ -412,7 +424,7 @@ public final class ConnectionHealth {
         return new Snapshot(connection, rotation, state.name().toLowerCase(Locale.ROOT), out ? ejectedUntil : null,
                 probeDue, out ? ejectedBy : null, out ? ejectReason : null,
                 parked ? parkedUntil : null, parked ? parkCause : null, consecutiveFailures, coolOff,
-                policy.probe().wireName(), probeInterval);
+                policy.probe().wireName(), probeInterval, out ? outSince : null);
     }
 
     /**
@@ -435,9 +447,12 @@ public final class ConnectionHealth {
      * @param coolOff             request mode: the length of the next ejection by failures
      * @param probe               {@code background} or {@code request}: who probes it when ejected
      * @param probeInterval       background mode: the wait before the next probe after a failed one
+     * @param outSince            when it left rotation (ejected), or {@code null} while in rotation; on a node that
+     *                            learned the ejection from the cluster, when it learned it
      */
     public record Snapshot(String connection, String rotation, String state, Instant ejectedUntil, Instant probeDueAt,
                            String ejectedBy, String ejectReason, Instant parkedUntil, String parkCause,
-                           int consecutiveFailures, Duration coolOff, String probe, Duration probeInterval) {
+                           int consecutiveFailures, Duration coolOff, String probe, Duration probeInterval,
+                           Instant outSince) {
     }
 }

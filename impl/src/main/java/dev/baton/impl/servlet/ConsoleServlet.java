@@ -15,6 +15,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -91,7 +93,7 @@ public class ConsoleServlet extends HttpServlet {
             resp.setContentLength(bytes.length);
             resp.getOutputStream().write(bytes);
         } else if (sub.equals("/series")) {
-            Responses.json(resp, 200, series(minutes(req.getParameter("minutes"))));
+            Responses.json(resp, 200, series(lastMinutes(req.getParameter("minutes"))));
         } else if (sub.equals("/spend")) {
             Responses.json(resp, 200, spend());
         } else {
@@ -100,7 +102,8 @@ public class ConsoleServlet extends HttpServlet {
         }
     }
 
-    private static int minutes(String text) {
+    /** The {@code minutes} parameter: 1 to 60, 60 when absent or not a number. */
+    private static int lastMinutes(String text) {
         try {
             return text == null ? MinuteSeries.MINUTES : Math.max(1, Math.min(MinuteSeries.MINUTES, Integer.parseInt(text)));
         } catch (NumberFormatException e) {
@@ -124,7 +127,7 @@ public class ConsoleServlet extends HttpServlet {
                     .add("targets", targets));
         }
         return Json.object().add("object", "console.series")
-                .add("now", java.time.Instant.now().toString())
+                .add("now", Instant.now().toString())
                 .add("since", series.since().toString())
                 .add("minute_seconds", 60)
                 .add("minutes", minutes)
@@ -132,7 +135,7 @@ public class ConsoleServlet extends HttpServlet {
                 .build();
     }
 
-    private static JsonArrayBuilder minutes(java.util.List<MinuteSeries.Minute> minutes, boolean route) {
+    private static JsonArrayBuilder minutes(List<MinuteSeries.Minute> minutes, boolean route) {
         JsonArrayBuilder out = Json.array();
         for (MinuteSeries.Minute m : minutes) {
             JsonObjectBuilder o = Json.object().add("t", m.start().toString());

@@ -163,6 +163,7 @@ final class Json {
                 .add("ejected_by", nullable(health.ejectedBy()))
                 .add("eject_reason", nullable(health.ejectReason()))
                 .add("ejected_until", instant(health.ejectedUntil()))
+                .add("out_since", instant(health.outSince()))
                 .add("probe_due_at", instant(health.probeDueAt()))
                 .add("parked_until", instant(health.parkedUntil()))
                 .add("parked_for", nullable(health.parkCause()))

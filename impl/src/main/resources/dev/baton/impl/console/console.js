@@ -222,7 +222,7 @@
           h('span', { 'data-field': 'state' }, c.state))),
       h('p', { class: 'muted small' }, `${c.provider} · ${(c.models || []).join(', ')}`),
       dl([
-        c.state_since && ['Since', when(c.state_since)], // not in the API yet; shown if a server adds it
+        c.out_since && ['Out since', when(c.out_since)],
         c.state === 'ejected' && ['Ejected by', `${c.ejected_by || '?'}${c.eject_reason ? ': ' + c.eject_reason : ''}`],
         c.ejected_until && ['Until', when(c.ejected_until)],
         c.parked_until && ['Parked', [`${c.parked_for || ''} until `, when(c.parked_until)]],

@@ -161,6 +161,22 @@ class ConnectionHealthTest {
     }
 
     @Test
+    void outSinceIsWhenItLeftRotationThroughEveryFailedProbeUntilItIsBack() {
+        assertNull(health.snapshot().outSince());
+        Instant out = clock.instant();
+        eject();
+        assertEquals(out, health.snapshot().outSince());
+        clock.advanceSeconds(30);
+        assertTrue(health.tryAcquire());
+        health.failed(FailureKind.SERVER_ERROR, null, MODEL);
+        assertEquals(out, health.snapshot().outSince(), "a failed probe does not start it again");
+        clock.advanceSeconds(60);
+        assertTrue(health.tryAcquire());
+        health.succeeded();
+        assertNull(health.snapshot().outSince());
+    }
+
+    @Test
     void aSuccessfulProbeRestoresAndResetsTheCoolOff() {
         eject();
         clock.advanceSeconds(30);
