@@ -570,6 +570,7 @@ public final class LoadDriver {
             }
         }
         System.out.println();
+        goals(data);
         // The upstream must not be what limits the gateway: direct throughput should be 10x Baton's or more.
         for (var byCase : data.entrySet()) {
             Map<String, List<Double>> rps = byCase.getValue().get("rps");
@@ -585,6 +586,44 @@ public final class LoadDriver {
                 System.out.println("ERRORS in " + name + ": " + byMode);
             }
         });
+    }
+
+    /**
+     * The performance goals, against the Netty relay measured in the same rounds: met or not met, for the cases this
+     * run measured. Ratios of medians; CPU per request is the closed loop's, under load.
+     */
+    private static void goals(Map<String, Map<String, Map<String, List<Double>>>> data) {
+        record Goal(String what, String name, String metric, boolean ratio, boolean atLeast, double limit) {
+        }
+        List<Goal> goals = List.of(
+                new Goal("throughput ≥ 0.8× the relay, non-stream", "closed-json", "rps", true, true, 0.8),
+                new Goal("throughput ≥ 0.8× the relay, SSE", "closed-sse", "rps", true, true, 0.8),
+                new Goal("open-loop p50 ≤ 1.1× the relay", "open-json", "p50_us", true, false, 1.1),
+                new Goal("SSE time to first byte p50 ≤ 1.15× the relay", "open-sse", "ttfb_p50_us", true, false, 1.15),
+                new Goal("server CPU per request ≤ +30 µs above the relay, non-stream", "closed-json", "server_cpu_us",
+                        false, false, 30),
+                new Goal("server CPU per request ≤ +50 µs above the relay, SSE", "closed-sse", "server_cpu_us", false,
+                        false, 50));
+        StringBuilder rows = new StringBuilder();
+        for (Goal g : goals) {
+            Map<String, List<Double>> sides = data.getOrDefault(g.name(), Map.of()).get(g.metric());
+            if (sides == null || !sides.containsKey("baton") || !sides.containsKey("nettyrelay")) {
+                continue;
+            }
+            double b = median(sides.get("baton"));
+            double r = median(sides.get("nettyrelay"));
+            double value = g.ratio() ? b / r : b - r;
+            boolean met = g.atLeast() ? value >= g.limit() : value <= g.limit();
+            rows.append(String.format(Locale.ROOT, "| %s | %s | %s |%n", g.what(),
+                    g.ratio() ? String.format(Locale.ROOT, "%.3f×", value) : String.format(Locale.ROOT, "%+,.0f µs", value),
+                    met ? "met" : "**not met**"));
+        }
+        if (!rows.isEmpty()) {
+            System.out.println("| goal (against the Netty relay, same rounds) | measured | |");
+            System.out.println("|---|---:|---|");
+            System.out.print(rows);
+            System.out.println();
+        }
     }
 
     /** A reference side's median and Baton's ratio to it, as two table cells. */

@@ -21,7 +21,7 @@ public interface ProviderAdapter {
 
     /**
      * Sends a non-streaming request. {@code body} is an OpenAI chat-completions body with
-     * {@code model} already set to the target's model and {@code stream} false. The future
+     * {@code model} already set to the target's model and {@code stream} false or absent. The future
      * completes with an OpenAI {@code chat.completion} object. Cancelling the future aborts the
      * exchange.
      *
@@ -47,7 +47,7 @@ public interface ProviderAdapter {
 
     /**
      * Sends a Responses API request as it is: {@code body} has {@code model} set to the target's model and
-     * {@code stream} false; the future completes with the {@code response} object. Called only when
+     * {@code stream} false or absent; the future completes with the {@code response} object. Called only when
      * {@link #speaksResponses} said yes.
      */
     default CompletableFuture<JsonObject> respond(ProviderTarget target, JsonObject body, Duration headersTimeout) {

@@ -116,7 +116,9 @@ public final class FailoverEngine {
         }
         CompleteMode mode = new CompleteMode();
         String id = newId();
-        ChatRequest request = call.api() == Api.EMBEDDINGS ? call.request() : call.request().withStream(false);
+        // Only a body that asks for a stream is copied: without "stream" the adapters send false anyway.
+        ChatRequest request = call.api() == Api.EMBEDDINGS || !call.request().stream() ? call.request()
+                : call.request().withStream(false);
         return mode.start(new FailoverLoop(ctx, request, resolution, id, mode, call.caller(), exchange(call, id)));
     }
 
