@@ -32,9 +32,12 @@ public final class ChatRequest {
     private final List<String> fallbacks;
     private final Duration timeout;
     private final String session;
+    /** Read once: the engine asks for it at every stage, and a lookup in the body's map is a hash of the name. */
+    private final String model;
 
     private ChatRequest(JsonObject body, List<String> fallbacks, Duration timeout, String session) {
         this.body = Objects.requireNonNull(body, "body");
+        this.model = RequestFields.string(body, "model");
         this.fallbacks = List.copyOf(fallbacks);
         this.timeout = RequestFields.timeout(timeout);
         this.session = session == null || session.isBlank() ? null : session;
@@ -70,7 +73,7 @@ public final class ChatRequest {
 
     /** The model or route the caller named, or {@code null} when the body has none. */
     public String model() {
-        return RequestFields.string(body, "model");
+        return model;
     }
 
     /** Whether the caller asked for a stream ({@code "stream": true}). */

@@ -11,7 +11,6 @@ import jakarta.json.spi.JsonProvider;
 import java.io.StringReader;
 import java.util.AbstractMap;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -102,29 +101,44 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
                                String inner, Map<String, JsonValue> innerSet) {
         out.append('{');
         boolean first = true;
-        Set<String> written = new HashSet<>();
+        // A handful of names are put in: each member's raw name is compared with them, none is decoded.
+        @SuppressWarnings("unchecked")
+        Map.Entry<String, JsonValue>[] puts = set.entrySet().toArray(new Map.Entry[0]);
+        boolean[] written = new boolean[puts.length];
+        boolean innerWritten = false;
         JsonScan.Span innerValue = inner == null ? null : JsonScan.valueOf(members, inner);
         for (JsonScan.Member m : members) {
-            String name = m.name().string();
-            JsonValue replacement = set.get(name);
-            if (replacement == null && name.equals(inner) && innerValue.isObject()) {
-                if (written.add(name)) { // a repeat is dropped: a reader keeping the first would miss what is put in
+            int put = indexOf(puts, m);
+            if (put < 0 && inner != null && m.nameIs(inner) && innerValue.isObject()) {
+                if (!innerWritten) { // a repeat is dropped: a reader keeping the first would miss what is put in
+                    innerWritten = true;
                     first = member(out, first, m.name(), null);
                     splice(out, innerValue.members(), innerSet, null, Map.of());
                 }
-            } else if (replacement == null) {
+            } else if (put < 0) {
                 first = member(out, first, m.name(), null);
                 append(out, m.value());
-            } else if (written.add(name)) {
-                first = member(out, first, m.name(), replacement);
+            } else if (!written[put]) {
+                written[put] = true;
+                first = member(out, first, m.name(), puts[put].getValue());
             }
         }
-        for (var entry : set.entrySet()) {
-            if (!written.contains(entry.getKey())) {
-                first = member(out, first, JSON.createValue(entry.getKey()), entry.getValue());
+        for (int i = 0; i < puts.length; i++) {
+            if (!written[i]) {
+                first = member(out, first, JSON.createValue(puts[i].getKey()), puts[i].getValue());
             }
         }
         out.append('}');
+    }
+
+    /** The index in {@code puts} of {@code m}'s name, or -1. */
+    private static int indexOf(Map.Entry<String, JsonValue>[] puts, JsonScan.Member m) {
+        for (int i = 0; i < puts.length; i++) {
+            if (m.nameIs(puts[i].getKey())) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Writes {@code "name":value}, or only {@code "name":} when {@code value} is null; returns false (not first). */

@@ -20,8 +20,10 @@ import dev.baton.spi.ProviderAdapter;
 import dev.baton.impl.record.RecordQuery;
 import dev.baton.impl.record.RecordStore;
 
+import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.InstantSource;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +44,12 @@ import java.util.random.RandomGenerator;
 public final class FailoverEngine {
 
     private static final SecureRandom IDS = new SecureRandom();
+    private static final int ID_BYTES = 12;
+    private static final ThreadLocal<ByteBuffer> ID_BATCH = ThreadLocal.withInitial(() -> {
+        ByteBuffer batch = ByteBuffer.allocate(32 * ID_BYTES);
+        batch.position(batch.limit()); // drawn at first use
+        return batch;
+    });
 
     private final Planner planner;
     private final EngineContext ctx;
@@ -214,9 +222,21 @@ public final class FailoverEngine {
         return Exchange.of(call.api(), id, ctx.clock().instant().getEpochSecond());
     }
 
+    /**
+     * Unguessable (a record is fetched by its id): 96 bits from {@link SecureRandom}, drawn 32 ids at a time per thread,
+     * since each draw takes the generator's lock and, now and then, a read of the system's source. The batch is a JDK
+     * type, so a server's pooled thread holding one keeps no class of the application after it is undeployed.
+     */
     private static String newId() {
-        byte[] bytes = new byte[12];
-        IDS.nextBytes(bytes); // unguessable: a record is fetched by its id
-        return "req_" + HexFormat.of().formatHex(bytes);
+        ByteBuffer batch = ID_BATCH.get();
+        if (!batch.hasRemaining()) {
+            IDS.nextBytes(batch.array());
+            batch.clear();
+        }
+        int at = batch.position();
+        batch.position(at + ID_BYTES);
+        String id = "req_" + HexFormat.of().formatHex(batch.array(), at, at + ID_BYTES);
+        Arrays.fill(batch.array(), at, at + ID_BYTES, (byte) 0); // an id given out is not kept
+        return id;
     }
 }

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /** Status lines and headers of the endpoint's answers, in one place so every path says the same. */
@@ -29,6 +30,8 @@ final class Responses {
     private static final String BUDGET_EXCEEDED = "budget_exceeded";
     /** When a budget that refused a request (402 {@code budget_exceeded}) is whole again. */
     static final String BUDGET_RESET = "x-baton-budget-reset";
+    /** Bounded by the configuration: a model, provider, connection, position and route name each. */
+    private static final Map<ServedBy, JsonObject> SERVED_BY_MEMBERS = new ConcurrentHashMap<>();
 
     private Responses() {
     }
@@ -72,10 +75,17 @@ final class Responses {
         if (answer.degraded() || !(answer.body() instanceof RawJsonObject raw)) {
             return bytes(answer.toJson());
         }
-        // The served-by members exactly as toJson() writes them, and nothing else.
-        JsonObject servedBy = new ChatResponse(JsonValue.EMPTY_JSON_OBJECT, answer.servedBy(), answer.requestId(), null, null)
-                .toJson();
-        return OpenAiShape.withCost(raw, servedBy, answer.cost()).getBytes(StandardCharsets.UTF_8);
+        return OpenAiShape.withCost(raw, servedByMembers(answer.servedBy()), answer.cost())
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The served-by members exactly as {@link ChatResponse#toJson()} writes them, and nothing else; one object per
+     * target of the configuration, built the first time it serves.
+     */
+    private static JsonObject servedByMembers(ServedBy by) {
+        return SERVED_BY_MEMBERS.computeIfAbsent(by, b -> new ChatResponse(JsonValue.EMPTY_JSON_OBJECT, b, "", null,
+                null).toJson());
     }
 
     /**

@@ -25,8 +25,16 @@ public final class Telemetry {
         this.otel = otel;
     }
 
-    /** The application's telemetry; inert when the OpenTelemetry API or its CDI bean is missing. */
+    /**
+     * The application's telemetry; inert when the OpenTelemetry API or its CDI bean is missing, or when MicroProfile
+     * Telemetry's SDK is off ({@code otel.sdk.disabled}, true unless set to false): its meters and tracers then do
+     * nothing, and building their attributes for every request would still cost several microseconds.
+     */
     public static Telemetry fromServer() {
+        if (sdkDisabled()) {
+            LOG.log(System.Logger.Level.DEBUG, "otel.sdk.disabled is not false: Baton's spans and metrics are off");
+            return NONE;
+        }
         try {
             Class.forName("io.opentelemetry.api.OpenTelemetry", false, Telemetry.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
@@ -39,6 +47,16 @@ public final class Telemetry {
         } catch (RuntimeException | LinkageError e) {
             LOG.log(System.Logger.Level.WARNING, "OpenTelemetry is present but unusable; Baton's spans and metrics are off", e);
             return NONE;
+        }
+    }
+
+    /** MicroProfile Telemetry's switch, as the server reads it: off unless {@code otel.sdk.disabled=false}. */
+    static boolean sdkDisabled() {
+        try {
+            return org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                    .getOptionalValue("otel.sdk.disabled", Boolean.class).orElse(true);
+        } catch (RuntimeException | LinkageError noConfig) {
+            return false; // no MicroProfile Config to ask: the CDI bean decides
         }
     }
 
