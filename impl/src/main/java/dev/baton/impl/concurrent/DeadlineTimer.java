@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.PriorityQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -13,15 +14,17 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Built for timeouts that are nearly always cancelled long before they are due (a request ends in milliseconds,
  * its timeouts are seconds away):
  * <ul>
- *   <li>a cancel only lets go of the task; the queue drops cancelled entries when they come first, or all at once when
- *       they outnumber the live ones (waking the thread for it when it sleeps until a deadline far off);</li>
- *   <li>while tasks are being scheduled the thread wakes every {@link #BUSY_WAKE} at least, so a new timeout due
- *       later than that never has to wake it; every request's first timeout is often the earliest in the queue.</li>
+ *   <li>scheduling pushes the timeout on an inbox with one compare-and-set: no lock, no heap. The thread empties the
+ *       inbox at its next look and only then queues, in deadline order, the timeouts not cancelled by then, which at
+ *       a request's pace is hardly any;</li>
+ *   <li>while tasks are being scheduled the thread looks at least every {@link #BUSY_WAKE}, so a new timeout due
+ *       later than that never has to wake it; every request's first timeout is often the earliest one;</li>
+ *   <li>a cancel only lets go of the task; cancelled entries leave the queue when they come first, or together once
+ *       the queue has doubled since the last sweep.</li>
  * </ul>
- * A {@code ScheduledThreadPoolExecutor} does neither: it is woken by those first timeouts, or, kept from that by
- * leaving cancelled ones queued until a purge, keeps a heap of dead entries that every schedule pays for.
- * With nothing scheduled for a while the thread sleeps until the first live deadline. A task runs on the timer's
- * thread and must not block. Thread-safe.
+ * A {@code ScheduledThreadPoolExecutor} takes a lock and sifts a heap on every schedule and cancel, and is woken by
+ * those first timeouts. With nothing scheduled for a while the thread sleeps until the first live deadline. A task
+ * runs on the timer's thread and must not block. Thread-safe.
  */
 public final class DeadlineTimer implements Scheduler, AutoCloseable {
 
@@ -31,21 +34,30 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
      * each look is a wake-up of the thread, and at a modest request rate those wake-ups were the timer's largest cost.
      */
     static final Duration BUSY_WAKE = Duration.ofMillis(100);
-    /** Cancelled entries are swept out together once there are more of them than this and than live ones. */
+    private static final long BUSY_NANOS = BUSY_WAKE.toNanos();
+    /**
+     * The queue is swept of cancelled entries once it holds this many and twice as many as after the last sweep; an
+     * inbox this deep wakes a thread that sleeps until a deadline far off, so cancelled timeouts do not pile up there.
+     */
     static final int SWEEP_AT = 1024;
+    /** Longer than any delay ({@link #nanos} caps them at a year): how far off the next look is with nothing queued. */
+    private static final long IDLE_NANOS = TimeUnit.DAYS.toNanos(366);
     private static final System.Logger LOG = System.getLogger(DeadlineTimer.class.getName());
 
-    private final PriorityQueue<Entry> queue = new PriorityQueue<>();
-    private final AtomicInteger cancelled = new AtomicInteger();
+    /** Scheduled since the thread last looked, newest first. */
+    private final AtomicReference<Entry> inbox = new AtomicReference<>();
+    /** When the thread looks next ({@link System#nanoTime()}); a timeout due earlier moves it and wakes the thread. */
+    private final AtomicLong nextLook = new AtomicLong(System.nanoTime() + IDLE_NANOS);
     private final Thread thread;
-    /** Under {@link #queue}'s lock: when the thread looks at the queue next ({@link System#nanoTime()}). */
-    private long nextLook;
-    /** Under {@link #queue}'s lock: the thread sleeps until a task is scheduled. */
-    private boolean untilWoken = true;
-    /** Under {@link #queue}'s lock: something was scheduled since the thread last looked. */
-    private boolean busy;
-    private long sequence;
     private volatile boolean closed;
+
+    // The thread's own.
+    private final PriorityQueue<Entry> queue = new PriorityQueue<>();
+    private int sweepAt = SWEEP_AT;
+    private long sequence;
+    /** For tests: the queue's size, and whether the last look found nothing scheduled, at the thread's last look. */
+    private volatile int queuedAtLook;
+    private volatile boolean sleepsUntilEarliest;
 
     private DeadlineTimer(ThreadFactory threads) {
         thread = Threads.named(threads, "baton-timer-").newThread(this::loop);
@@ -61,32 +73,34 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
     @Override
     public Scheduled schedule(Duration delay, Runnable task) {
         long now = System.nanoTime();
-        long due = now + nanos(delay);
-        Entry entry;
-        boolean wake;
-        synchronized (queue) {
-            entry = new Entry(task, due, sequence++);
-            queue.add(entry);
-            busy = true;
-            boolean earlier = untilWoken || due - nextLook < 0;
-            // Asleep until a deadline far off, the thread would leave cancelled timeouts piling up until then.
-            wake = earlier || nextLook - now > BUSY_WAKE.toNanos() && sweepDue();
-            if (wake) {
-                untilWoken = false;
-                nextLook = earlier ? due : now; // one wake-up for a burst of earlier tasks
+        Entry entry = new Entry(task, now + nanos(delay));
+        Entry newest;
+        do {
+            newest = inbox.get();
+            entry.next = newest;
+            entry.depth = newest == null ? 1 : newest.depth + 1;
+        } while (!inbox.compareAndSet(newest, entry));
+        for (long look = nextLook.get(); ; look = nextLook.get()) {
+            long wakeAt;
+            if (entry.due - look < 0) {
+                wakeAt = entry.due; // one wake-up for a burst of earlier timeouts: the later ones see it moved
+            } else if (entry.depth % SWEEP_AT == 0 && look - now > BUSY_NANOS) {
+                wakeAt = now; // asleep until a deadline far off while timeouts pile up in the inbox
+            } else {
+                break;
             }
-        }
-        if (wake) {
-            LockSupport.unpark(thread);
+            if (nextLook.compareAndSet(look, wakeAt)) {
+                LockSupport.unpark(thread);
+                break;
+            }
         }
         return entry;
     }
 
-    /** Entries queued, cancelled ones included: for tests. */
+    /** Entries queued or in the inbox, cancelled ones included: for tests. */
     int queued() {
-        synchronized (queue) {
-            return queue.size();
-        }
+        Entry newest = inbox.get();
+        return queuedAtLook + (newest == null ? 0 : newest.depth);
     }
 
     /**
@@ -94,10 +108,7 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
      * waking every {@link #BUSY_WAKE}: for tests.
      */
     boolean sleepsUntilEarliestDeadline() {
-        synchronized (queue) {
-            Entry head = queue.peek();
-            return !busy && !untilWoken && head != null && nextLook == head.due;
-        }
+        return sleepsUntilEarliest && inbox.get() == null;
     }
 
     /** Stops the thread; tasks not run yet never run. */
@@ -122,44 +133,61 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
 
     /** The next task that is due, or {@code null} after sleeping until one may be. */
     private Runnable next() {
-        boolean forever;
-        long until;
-        synchronized (queue) {
-            long now = System.nanoTime();
-            if (sweepDue()) {
-                int before = queue.size();
-                queue.removeIf(Entry::isCancelled);
-                // Less what was swept, not zero: a timeout cancelled while the sweep ran past it is still queued.
-                cancelled.addAndGet(queue.size() - before);
-            }
-            Entry head;
-            while ((head = queue.peek()) != null && (head.isCancelled() || head.due - now <= 0)) {
-                queue.poll();
-                Runnable task = head.take();
-                if (task != null) {
-                    return task;
-                }
-                cancelled.decrementAndGet(); // a cancelled one left the queue
-            }
-            long busyLook = now + BUSY_WAKE.toNanos();
-            forever = head == null && !busy;
-            until = head == null || busy && busyLook - head.due < 0 ? busyLook : head.due;
-            busy = false;
-            untilWoken = forever;
-            nextLook = until;
+        long now = System.nanoTime();
+        boolean busy = takeInbox();
+        if (queue.size() >= sweepAt) {
+            queue.removeIf(Entry::isCancelled);
+            sweepAt = Math.max(SWEEP_AT, 2 * queue.size());
         }
-        if (forever) {
-            LockSupport.park(this);
-        } else {
-            LockSupport.parkNanos(this, until - System.nanoTime());
+        Entry head;
+        while ((head = queue.peek()) != null && (head.isCancelled() || head.due - now <= 0)) {
+            queue.poll();
+            Runnable task = head.take();
+            if (task != null) {
+                return task;
+            }
         }
+        long until = head == null ? now + IDLE_NANOS : head.due;
+        if (busy && now + BUSY_NANOS - until < 0) {
+            until = now + BUSY_NANOS;
+        }
+        queuedAtLook = queue.size();
+        sleepsUntilEarliest = !busy && head != null && until == head.due;
+        nextLook.set(until);
+        // Scheduled since the inbox was taken, those saw the look before this one and woke no one.
+        for (Entry e = inbox.get(); e != null; e = e.next) {
+            if (e.due - until < 0) {
+                return null; // look again at once
+            }
+        }
+        LockSupport.parkNanos(this, until - System.nanoTime());
         Thread.interrupted(); // an interrupt would make every park return at once; only close() stops the timer
         return null;
     }
 
-    /** Under {@link #queue}'s lock: whether cancelled entries outnumber the live ones, and are many. */
-    private boolean sweepDue() {
-        return cancelled.get() > Math.max(SWEEP_AT, queue.size() / 2);
+    /** Queues the inbox's entries not cancelled yet, in the order scheduled; whether there were any. */
+    private boolean takeInbox() {
+        Entry newest = inbox.getAndSet(null);
+        if (newest == null) {
+            return false;
+        }
+        Entry oldest = null;
+        while (newest != null) {
+            Entry next = newest.next;
+            newest.next = oldest;
+            oldest = newest;
+            newest = next;
+        }
+        for (Entry e = oldest; e != null; ) {
+            Entry next = e.next;
+            e.next = null;
+            if (!e.isCancelled()) {
+                e.sequence = sequence++;
+                queue.add(e);
+            }
+            e = next;
+        }
+        return true;
     }
 
     private static long nanos(Duration delay) {
@@ -171,16 +199,19 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
     }
 
     /** A task and when it is due; cancelling lets go of the task, and the entry leaves the queue later. */
-    private final class Entry implements Comparable<Entry>, Scheduled {
+    private static final class Entry implements Comparable<Entry>, Scheduled {
 
         private final long due;
-        private final long sequence;
         private volatile Runnable task;
+        /** In the inbox: the entry scheduled before it, and how many entries it and those before it make. */
+        private Entry next;
+        private int depth;
+        /** In the queue: the order taken from the inbox, for entries due together. */
+        private long sequence;
 
-        Entry(Runnable task, long due, long sequence) {
+        Entry(Runnable task, long due) {
             this.task = task;
             this.due = due;
-            this.sequence = sequence;
         }
 
         boolean isCancelled() {
@@ -196,10 +227,7 @@ public final class DeadlineTimer implements Scheduler, AutoCloseable {
 
         @Override
         public void cancel() {
-            if (task != null) {
-                task = null;
-                cancelled.incrementAndGet();
-            }
+            task = null;
         }
 
         @Override

@@ -8,6 +8,7 @@ import dev.baton.exception.FailoverException;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.Flow;
 
 /**
@@ -21,6 +22,7 @@ import java.util.concurrent.Flow;
  */
 final class SseRelay implements Flow.Subscriber<ChatChunk> {
 
+    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DONE = event(null, "[DONE]");
 
     private final HttpServletResponse response;
@@ -104,8 +106,14 @@ final class SseRelay implements Flow.Subscriber<ChatChunk> {
         output.finish(typedEvents ? new byte[0] : DONE);
     }
 
+    /** The event's bytes, encoded once: a chunk's text goes straight into them, not through another string. */
     private static byte[] event(String name, String data) {
-        return ((name == null ? "" : "event: " + name + "\n") + "data: " + data + "\n\n")
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] head = name == null ? DATA : ("event: " + name + "\ndata: ").getBytes(StandardCharsets.UTF_8);
+        byte[] body = data.getBytes(StandardCharsets.UTF_8);
+        byte[] event = Arrays.copyOf(head, head.length + body.length + 2);
+        System.arraycopy(body, 0, event, head.length, body.length);
+        event[event.length - 2] = '\n';
+        event[event.length - 1] = '\n';
+        return event;
     }
 }

@@ -5,11 +5,14 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -62,6 +65,42 @@ class TimerTest {
         timer.schedule(Duration.ofMillis(60), () -> { order.add("soon"); all.countDown(); });
         assertTrue(all.await(5, TimeUnit.SECONDS));
         assertEquals(List.of("now 1", "now 2", "soon", "late"), order);
+    }
+
+    @Test
+    void tasksScheduledFromManyThreadsAtOnceAllRunOnTimeAndNoneEarly() throws Exception {
+        int threads = 4;
+        int perThread = 5_000;
+        CountDownLatch all = new CountDownLatch(threads * perThread);
+        AtomicInteger early = new AtomicInteger();
+        List<Thread> schedulers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int seed = t;
+            Thread scheduler = new Thread(() -> {
+                Random random = new Random(seed);
+                for (int i = 0; i < perThread; i++) {
+                    long delayNanos = TimeUnit.MICROSECONDS.toNanos(random.nextInt(20_000));
+                    long due = System.nanoTime() + delayNanos;
+                    Scheduler.Scheduled s = timer.schedule(Duration.ofNanos(delayNanos), () -> {
+                        if (System.nanoTime() - due < 0) {
+                            early.incrementAndGet();
+                        }
+                        all.countDown();
+                    });
+                    if (i % 3 == 0) { // most timeouts are cancelled; these are scheduled again at once
+                        s.cancel();
+                        timer.schedule(Duration.ofNanos(delayNanos), all::countDown);
+                    }
+                }
+            });
+            scheduler.start();
+            schedulers.add(scheduler);
+        }
+        for (Thread t : schedulers) {
+            t.join();
+        }
+        assertTrue(all.await(5, TimeUnit.SECONDS), all.getCount() + " tasks never ran: a wake-up was lost");
+        assertEquals(0, early.get(), "tasks ran before they were due");
     }
 
     @Test
