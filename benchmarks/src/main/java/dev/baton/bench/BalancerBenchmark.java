@@ -12,6 +12,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -38,6 +39,11 @@ public class BalancerBenchmark {
 
     private final Balancer balancer = new Balancer(BalanceSettings.DEFAULT, Ticker.SYSTEM,
             () -> ThreadLocalRandom.current().nextLong());
+
+    @Setup
+    public void balanceTheTier() {
+        order(Balance.ADAPTIVE);
+    }
 
     private List<String> order(Balance balance) {
         return balancer.order(balance, POOL, TIER, t -> t, t -> t.startsWith("openai-a") ? 3 : 1, "conversation-42");
@@ -68,8 +74,16 @@ public class BalancerBenchmark {
         return order(Balance.STICKY);
     }
 
+    /** A target only ever tried in priority order: its in-flight count, nothing more. */
     @Benchmark
     public void attemptBookkeeping() {
+        balancer.started("openai-z/gpt-5.4-mini");
+        balancer.ended("openai-z/gpt-5.4-mini", null, 250_000_000L);
+    }
+
+    /** A target of a balanced tier: its in-flight count and the outcome bucket the strategies read. */
+    @Benchmark
+    public void attemptBookkeepingBalanced() {
         balancer.started("openai-a/gpt-5.4-mini");
         balancer.ended("openai-a/gpt-5.4-mini", null, 250_000_000L);
     }

@@ -94,6 +94,7 @@ public final class Balancer {
             return members;
         }
         List<String> names = members.stream().map(name).toList();
+        names.forEach(n -> load(n).keepOutcomes());
         return switch (balance) {
             case LEAST_BUSY -> leastBusy(members, names);
             case STICKY -> sessionKey == null ? weighted(members, applied(pool, balance, names,

@@ -4,8 +4,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One target's attempts in flight and its recent outcomes, in buckets of one recompute interval
- * over the window, on the engine's ticker. Thread-safe: the counter is atomic, the buckets are
- * guarded by this object (a few additions per attempt).
+ * over the window, on the engine's ticker. Outcomes are kept only once a balanced pool has ordered the
+ * target ({@link #keepOutcomes}): a target only ever tried in priority order pays for its in-flight count
+ * alone. Thread-safe: the counter is atomic, the buckets are guarded by this object (a few additions per
+ * attempt).
  */
 final class TargetLoad {
 
@@ -15,6 +17,7 @@ final class TargetLoad {
     static final int MIN_SUCCESSES = 5;
 
     private final AtomicInteger inFlight = new AtomicInteger();
+    private volatile boolean keepsOutcomes;
     private final long bucketNanos;
     private final long[] epoch;
     private final int[] attempts;
@@ -36,9 +39,22 @@ final class TargetLoad {
         inFlight.incrementAndGet();
     }
 
+    /** From now on, outcomes count: a balanced pool reads them. */
+    void keepOutcomes() {
+        if (!keepsOutcomes) {
+            keepsOutcomes = true;
+        }
+    }
+
     /** Ends an attempt; {@code latency} is {@code null} for one that did not serve. */
-    synchronized void ended(long now, boolean fault, Long latency) {
+    void ended(long now, boolean fault, Long latency) {
         inFlight.decrementAndGet();
+        if (keepsOutcomes) {
+            count(now, fault, latency);
+        }
+    }
+
+    private synchronized void count(long now, boolean fault, Long latency) {
         int b = bucket(now);
         attempts[b]++;
         if (fault) {

@@ -11,6 +11,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
 
 /**
@@ -24,6 +25,11 @@ public final class OpenAiAdapter implements ProviderAdapter {
 
     private final ProviderTransport http;
     private final OpenAiProtocol protocol;
+    /** Each host's endpoints, parsed once: the hosts are the configuration's few, and a parse costs a microsecond. */
+    private final Map<Endpoint, URI> endpoints = new ConcurrentHashMap<>();
+
+    private record Endpoint(URI base, String path) {
+    }
 
     public OpenAiAdapter(AdapterContext context) {
         this.http = context.transport();
@@ -75,13 +81,14 @@ public final class OpenAiAdapter implements ProviderAdapter {
                 protocol::failure);
     }
 
-    private static Request request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
+    private Request request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
         return request(base, "/chat/completions", target, wire, stream);
     }
 
-    private static Request request(URI base, String path, ProviderTarget target, JsonObject wire, boolean stream) {
+    private Request request(URI base, String path, ProviderTarget target, JsonObject wire, boolean stream) {
         Map<String, String> auth = target.apiKey().isEmpty() ? Map.of()
                 : Map.of("authorization", "Bearer " + target.apiKey());
-        return OpenAiProtocol.request(URI.create(base + path), wire, stream, auth, target.headers());
+        URI uri = endpoints.computeIfAbsent(new Endpoint(base, path), e -> URI.create(e.base() + e.path()));
+        return OpenAiProtocol.request(uri, wire, stream, auth, target.headers());
     }
 }

@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * A whole JSON answer as a value: status, headers and body. Built once and written by
  * {@link #applyTo}; an idempotent request's answer is kept in this form and written again, byte
- * for byte, for each repeat. Immutable.
+ * for byte, for each repeat. Immutable: every caller hands over a map and an array of its own, which nothing writes
+ * to afterwards, so neither is copied on the way in or out (an answer's body is copied once, into the container).
  *
  * @param status  the HTTP status
  * @param headers the endpoint's own headers (request id, served-by, retry hints), in order
@@ -21,8 +22,7 @@ record Answer(int status, Map<String, String> headers, byte[] body) {
     static final String REPLAY_HEADER = "x-baton-idempotent-replay";
 
     Answer {
-        headers = Collections.unmodifiableMap(new LinkedHashMap<>(headers));
-        body = body.clone();
+        headers = Collections.unmodifiableMap(headers);
     }
 
     /**
@@ -35,11 +35,6 @@ record Answer(int status, Map<String, String> headers, byte[] body) {
         resp.setCharacterEncoding("UTF-8");
         resp.setContentLength(body.length);
         headers.forEach(resp::setHeader);
-    }
-
-    @Override
-    public byte[] body() {
-        return body.clone();
     }
 
     /** The same answer marked as given again to a repeated request. */

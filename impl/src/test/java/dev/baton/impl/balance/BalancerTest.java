@@ -113,6 +113,9 @@ class BalancerTest {
     @Test
     void adaptiveSharesFollowErrorRateFirstThenLatencyAndAreRecomputedOnlyEachInterval() {
         List<String> targets = List.of("a/m", "b/m");
+        // The tier's first request: outcomes count from here on (before it, a target pays for no outcome bucket).
+        order(Balance.ADAPTIVE, targets, null);
+        time.advance(Duration.ofSeconds(2)); // one interval: the next order recomputes
         for (int i = 0; i < 50; i++) {
             ok("a/m", 100);
             if (i % 5 == 0) {
@@ -146,10 +149,31 @@ class BalancerTest {
     }
 
     @Test
+    void outcomesCountOnlyOnceABalancedPoolHasOrderedTheTarget() {
+        List<String> targets = List.of("a/m", "b/m");
+        for (int i = 0; i < 50; i++) { // tried in priority order only: no outcome bucket is kept
+            ok("a/m", 100);
+            fail("b/m");
+        }
+        order(Balance.ADAPTIVE, targets, null);
+        assertEquals(0.5, share("b/m"), 1e-9, "failures before the tier was balanced were counted");
+        for (int i = 0; i < 50; i++) {
+            ok("a/m", 100);
+            fail("b/m");
+        }
+        time.advance(Duration.ofSeconds(2));
+        order(Balance.ADAPTIVE, targets, null);
+        assertEquals(0.05, share("b/m"), 1e-9, "all failing since: the minimum share");
+        assertEquals(0, balancer.inFlight("a/m") + balancer.inFlight("b/m"), "in flight is counted either way");
+    }
+
+    @Test
     void aTargetWithTooFewAttemptsIsNotJudged() {
+        order(Balance.ADAPTIVE, List.of("a/m", "b/m"), null);
         fail("b/m");
         fail("b/m");
         ok("a/m", 100);
+        time.advance(Duration.ofSeconds(2));
         order(Balance.ADAPTIVE, List.of("a/m", "b/m"), null);
         assertEquals(0.5, share("b/m"), 1e-9);
     }
