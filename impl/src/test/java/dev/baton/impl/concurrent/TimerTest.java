@@ -68,7 +68,7 @@ class TimerTest {
     }
 
     @Test
-    void tasksScheduledFromManyThreadsAtOnceAllRunOnTimeAndNoneEarly() throws Exception {
+    void tasksScheduledFromManyThreadsAtOnceAllRunAndNoneEarly() throws Exception {
         int threads = 4;
         int perThread = 5_000;
         CountDownLatch all = new CountDownLatch(threads * perThread);
