@@ -1,6 +1,7 @@
 package dev.baton.impl.anthropic;
 
 import dev.baton.impl.concurrent.Publishers;
+import dev.baton.impl.http.Endpoints;
 import dev.baton.impl.translate.UntranslatableRequestException;
 import dev.baton.wire.OpenAiShape;
 import dev.baton.FailureKind;
@@ -36,6 +37,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
     private final ProviderTransport http;
     private final AdapterContext context;
     private final AnthropicErrors errors;
+    private final Endpoints endpoints = new Endpoints();
 
     public AnthropicAdapter(AdapterContext context) {
         this.http = context.transport();
@@ -78,7 +80,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
                 () -> new AnthropicStreamEvents(includeUsage, context));
     }
 
-    private static Request request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
+    private Request request(URI base, ProviderTarget target, JsonObject wire, boolean stream) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("content-type", "application/json");
         headers.put("accept", stream ? "text/event-stream" : "application/json");
@@ -87,7 +89,7 @@ public final class AnthropicAdapter implements ProviderAdapter {
             headers.put("x-api-key", target.apiKey());
         }
         headers.putAll(target.headers());
-        return Request.post(URI.create(base + "/messages"), headers, wire.toString());
+        return Request.post(endpoints.of(base, "/messages"), headers, wire.toString());
     }
 
     private static ProviderException untranslatable(UntranslatableRequestException e) {

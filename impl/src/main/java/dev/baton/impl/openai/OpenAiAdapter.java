@@ -1,5 +1,6 @@
 package dev.baton.impl.openai;
 
+import dev.baton.impl.http.Endpoints;
 import dev.baton.spi.AdapterContext;
 import dev.baton.spi.ProviderAdapter;
 import dev.baton.spi.ProviderTarget;
@@ -11,7 +12,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
 
 /**
@@ -25,11 +25,7 @@ public final class OpenAiAdapter implements ProviderAdapter {
 
     private final ProviderTransport http;
     private final OpenAiProtocol protocol;
-    /** Each host's endpoints, parsed once: the hosts are the configuration's few, and a parse costs a microsecond. */
-    private final Map<Endpoint, URI> endpoints = new ConcurrentHashMap<>();
-
-    private record Endpoint(URI base, String path) {
-    }
+    private final Endpoints endpoints = new Endpoints();
 
     public OpenAiAdapter(AdapterContext context) {
         this.http = context.transport();
@@ -88,7 +84,6 @@ public final class OpenAiAdapter implements ProviderAdapter {
     private Request request(URI base, String path, ProviderTarget target, JsonObject wire, boolean stream) {
         Map<String, String> auth = target.apiKey().isEmpty() ? Map.of()
                 : Map.of("authorization", "Bearer " + target.apiKey());
-        URI uri = endpoints.computeIfAbsent(new Endpoint(base, path), e -> URI.create(e.base() + e.path()));
-        return OpenAiProtocol.request(uri, wire, stream, auth, target.headers());
+        return OpenAiProtocol.request(endpoints.of(base, path), wire, stream, auth, target.headers());
     }
 }
