@@ -76,6 +76,8 @@ Flags:
   --out DIR           where logs and results go (default benchmarks/e2e/results/<time>)
 Environment: BENCH_JAVA = a Java 21+ launcher for the fake upstream and the load driver
              (default: /usr/lib/jvm/temurin-25-jdk-amd64/bin/java, else java on PATH if 21+).
+             BENCH_JFR_SETTINGS = the JFR settings --profile records with (default: profile, which samples
+             every 10 ms; a copy with a 1 ms period gives ten times the samples a run).
 EOF
 }
 
@@ -416,7 +418,7 @@ run_case() {
     url=$url/${KIND_PATH[$kind]}
     local cpu_before; cpu_before=$(server_cpu_ticks)
     if [[ -n "${PROFILE:-}" && $3 == baton ]]; then
-        "$JCMD" "$SERVER_PID" JFR.start name=bench settings=profile filename="$OUT/jfr/$1-$2.jfr" >/dev/null
+        "$JCMD" "$SERVER_PID" JFR.start name=bench settings=${BENCH_JFR_SETTINGS:-profile} filename="$OUT/jfr/$1-$2.jfr" >/dev/null
     fi
     driver_flags "$kind"
     case "$2" in

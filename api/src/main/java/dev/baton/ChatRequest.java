@@ -32,12 +32,14 @@ public final class ChatRequest {
     private final List<String> fallbacks;
     private final Duration timeout;
     private final String session;
-    /** Read once: the engine asks for it at every stage, and a lookup in the body's map is a hash of the name. */
+    /** Read once, as {@link #stream}: the engine asks for them at every stage, and a lookup hashes the name. */
     private final String model;
+    private final boolean stream;
 
     private ChatRequest(JsonObject body, List<String> fallbacks, Duration timeout, String session) {
         this.body = Objects.requireNonNull(body, "body");
         this.model = RequestFields.string(body, "model");
+        this.stream = body.get("stream") == JsonValue.TRUE;
         this.fallbacks = List.copyOf(fallbacks);
         this.timeout = RequestFields.timeout(timeout);
         this.session = session == null || session.isBlank() ? null : session;
@@ -78,7 +80,7 @@ public final class ChatRequest {
 
     /** Whether the caller asked for a stream ({@code "stream": true}). */
     public boolean stream() {
-        return body.get("stream") == JsonValue.TRUE;
+        return stream;
     }
 
     /** The provider-bound body: everything the caller sent except Baton's own fields. */

@@ -6,6 +6,7 @@ import java.math.BigDecimal;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -47,7 +48,12 @@ public final class JsonScan {
      * finds them, so that they need not be looked for again.
      */
     public static Span object(String text, List<Member> members) {
-        return check(text, members, null).root();
+        Positions found = members == null ? null : new Positions();
+        Span root = check(text, found, null).root();
+        if (found != null) {
+            members.addAll(found.members(text));
+        }
+        return root;
     }
 
     /**
@@ -58,8 +64,11 @@ public final class JsonScan {
     record Checked(Span root, boolean mayNameAString) {
     }
 
-    /** {@link #object(String, List)}, and whether a member called {@code name} (or {@code null}) may be a string. */
-    static Checked check(String text, List<Member> members, String name) {
+    /**
+     * {@link #object(String, List)} with the members noted as {@link Positions} (nothing allocated for each), and
+     * whether a member called {@code name} (or {@code null}) may be a string.
+     */
+    static Checked check(String text, Positions members, String name) {
         Check check = new Check(text, name);
         int start = check.whitespace(0);
         if (start >= check.length || check.bytes[start] != '{') {
@@ -102,7 +111,21 @@ public final class JsonScan {
 
         /** The value of member {@code name} of this object, or {@code null} when there is none (or this is no object). */
         public Span member(String name) {
-            return valueOf(members(), name);
+            Span found = null;
+            if (isObject()) { // as members() walks, without a list: a chunk's few lookups allocate nothing
+                JsonScan scan = new JsonScan(text);
+                int i = scan.whitespace(start + 1);
+                while (text.charAt(i) != '}') {
+                    int nameEnd = scan.skip(i);
+                    int valueStart = scan.whitespace(scan.whitespace(nameEnd) + 1);
+                    int valueEnd = scan.skip(valueStart);
+                    if (Member.nameIs(text, i, nameEnd, name)) {
+                        found = new Span(text, valueStart, valueEnd); // the last of a repeated name, as in a tree
+                    }
+                    i = scan.next(valueEnd);
+                }
+            }
+            return found;
         }
 
         /** The members of this object in order; none when this is no object. */
@@ -181,6 +204,47 @@ public final class JsonScan {
             }
         }
         return found;
+    }
+
+    /**
+     * The members of an object as the check found them: four positions each (name start and end, value start and
+     * end), in one array. A stream chunk has a dozen members and is asked for three; objects for each would be most of
+     * what the check allocates.
+     */
+    static final class Positions {
+        private int[] at = new int[32];
+        private int count;
+
+        void add(int nameStart, int nameEnd, int valueStart, int valueEnd) {
+            int k = 4 * count;
+            if (k == at.length) {
+                at = Arrays.copyOf(at, 2 * k);
+            }
+            at[k] = nameStart;
+            at[k + 1] = nameEnd;
+            at[k + 2] = valueStart;
+            at[k + 3] = valueEnd;
+            count++;
+        }
+
+        /** The value of the last member named {@code name} (the one a parsed tree keeps), or {@code null}. */
+        Span valueOf(String text, String name) {
+            for (int k = 4 * (count - 1); k >= 0; k -= 4) {
+                if (Member.nameIs(text, at[k], at[k + 1], name)) {
+                    return new Span(text, at[k + 2], at[k + 3]);
+                }
+            }
+            return null;
+        }
+
+        /** The members in order. */
+        List<Member> members(String text) {
+            List<Member> members = new ArrayList<>(count);
+            for (int k = 0; k < 4 * count; k += 4) {
+                members.add(new Member(new Span(text, at[k], at[k + 1]), new Span(text, at[k + 2], at[k + 3])));
+            }
+            return members;
+        }
     }
 
     /** A member of an object: its name as written (a string) and its value. */
@@ -349,7 +413,7 @@ public final class JsonScan {
         }
 
         /** Checks the object at {@code i}; its members go to {@code members} when that is not {@code null}. */
-        int object(int i, int depth, List<Member> members) {
+        int object(int i, int depth, Positions members) {
             if (depth > MAX_DEPTH) {
                 throw new IllegalArgumentException("JSON nested deeper than " + MAX_DEPTH);
             }
@@ -375,7 +439,7 @@ public final class JsonScan {
                 }
                 int valueEnd = value(valueStart, depth);
                 if (members != null) {
-                    members.add(new Member(new Span(text, nameStart, nameEnd), new Span(text, valueStart, valueEnd)));
+                    members.add(nameStart, nameEnd, valueStart, valueEnd);
                 }
                 i = whitespace(valueEnd);
                 if (at(i, '}')) {

@@ -85,15 +85,8 @@ public final class OpenAiShape {
         boolean hasOutput = false;
         if (choices != null) {
             for (JsonScan.Span choice : choices.elements()) {
-                JsonScan.Span reason = null;
-                JsonScan.Span delta = null;
-                for (JsonScan.Member m : choice.members()) { // the last of a repeated name counts, as in a tree
-                    if (m.nameIs("finish_reason")) {
-                        reason = m.value();
-                    } else if (m.nameIs("delta")) {
-                        delta = m.value();
-                    }
-                }
+                JsonScan.Span reason = choice.member("finish_reason");
+                JsonScan.Span delta = choice.member("delta");
                 if (finishReason == null && reason != null && reason.isString()) {
                     finishReason = reason.string();
                 }
@@ -103,16 +96,16 @@ public final class OpenAiShape {
         return new Choices(finishReason, hasOutput);
     }
 
+    /** Each member looked up on its own: a delta has one or two, and a lookup allocates nothing. */
     private static boolean carriesOutput(JsonScan.Span delta) {
-        for (JsonScan.Member m : delta.members()) {
-            JsonScan.Span v = m.value();
-            if (m.nameIs("tool_calls") ? v.isArray() && !v.elements().isEmpty()
-                    : v.isString() && v.end() - v.start() > 2 && (m.nameIs("content") || m.nameIs("refusal")
-                    || m.nameIs("reasoning_content") || m.nameIs("reasoning"))) {
-                return true;
-            }
-        }
-        return false;
+        JsonScan.Span calls = delta.member("tool_calls");
+        return calls != null && calls.isArray() && !calls.elements().isEmpty() || nonEmpty(delta.member("content"))
+                || nonEmpty(delta.member("refusal")) || nonEmpty(delta.member("reasoning_content"))
+                || nonEmpty(delta.member("reasoning"));
+    }
+
+    private static boolean nonEmpty(JsonScan.Span value) {
+        return value != null && value.isString() && value.end() - value.start() > 2;
     }
 
     /**

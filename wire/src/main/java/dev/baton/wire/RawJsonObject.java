@@ -10,7 +10,6 @@ import jakarta.json.spi.JsonProvider;
 
 import java.io.StringReader;
 import java.util.AbstractMap;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +27,7 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
 
     private final String text;
     private final JsonScan.Span root;
-    private final List<JsonScan.Member> members;
+    private final JsonScan.Positions members;
     private volatile JsonObject tree;
     /** What {@link OpenAiShape} read from the choices of a chunk, read once. */
     volatile OpenAiShape.Choices choices;
@@ -38,7 +37,7 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
      */
     final boolean mayNameAFinishReason;
 
-    private RawJsonObject(String text, JsonScan.Checked checked, List<JsonScan.Member> members) {
+    private RawJsonObject(String text, JsonScan.Checked checked, JsonScan.Positions members) {
         this.text = text;
         this.root = checked.root();
         this.mayNameAFinishReason = checked.mayNameAString();
@@ -63,7 +62,7 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
      * @throws IllegalArgumentException when {@code text} is not exactly one JSON object
      */
     public static RawJsonObject of(String text) {
-        List<JsonScan.Member> members = new ArrayList<>(8);
+        JsonScan.Positions members = new JsonScan.Positions();
         return new RawJsonObject(text, JsonScan.check(text, members, "finish_reason"), members);
     }
 
@@ -74,7 +73,7 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
 
     /** The value of member {@code name}, read from the text, or {@code null}; the members were found by the check. */
     public JsonScan.Span member(String name) {
-        return JsonScan.valueOf(members, name);
+        return members.valueOf(text, name);
     }
 
     /**
@@ -93,7 +92,7 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
      */
     public String with(Map<String, JsonValue> set, String inner, Map<String, JsonValue> innerSet) {
         StringBuilder out = new StringBuilder(text.length() + 48 * (set.size() + innerSet.size()));
-        splice(out, members, set, inner, innerSet);
+        splice(out, members.members(text), set, inner, innerSet);
         return out.toString();
     }
 

@@ -33,7 +33,7 @@ class JsonScanFuzzTest {
     void sameVerdictAndValuesAsParsson(byte[] bytes) {
         String text = new String(bytes, StandardCharsets.UTF_8); // as Lines decodes a stream line
         Reference reference = Reference.of(text);
-        List<JsonScan.Member> members = new ArrayList<>();
+        JsonScan.Positions members = new JsonScan.Positions();
         JsonScan.Checked checked;
         try {
             checked = JsonScan.check(text, members, "finish_reason");
@@ -48,7 +48,7 @@ class JsonScanFuzzTest {
         if (!reference.accepted) {
             fail("JsonScan accepted what Parsson refuses: " + reference.refusal);
         }
-        assertEquals(checked.root().members(), members, "the members the check found are the object's");
+        assertEquals(checked.root().members(), members.members(text), "the members the check found are the object's");
         boolean[] finishReasonString = new boolean[1];
         try (JsonParser parser = JSON.createParser(new StringReader(text))) {
             same(checked.root(), parser.next(), parser, finishReasonString);

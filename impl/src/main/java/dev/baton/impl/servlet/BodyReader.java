@@ -33,14 +33,22 @@ final class BodyReader implements ReadListener {
     private final int maxBytes;
     private final Consumer<byte[]> onBody;
     private final Consumer<Throwable> onFailure;
-    /** Both let go once the read ends: the container keeps this listener as long as the request, a stream's hours. */
-    private volatile ByteArrayOutputStream body = new ByteArrayOutputStream();
-    private volatile byte[] buffer = new byte[8192];
+    /**
+     * Both let go once the read ends: the container keeps this listener as long as the request, a stream's hours.
+     * Both start as large as the body says it is, up to 8 KiB: a chat request is a few hundred bytes.
+     */
+    private volatile ByteArrayOutputStream body;
+    private volatile byte[] buffer;
     /** Set once, by whichever ends the read first: the container's callbacks or the timer. */
     private final AtomicBoolean done = new AtomicBoolean();
     private volatile Scheduler.Scheduled deadline;
 
-    private BodyReader(ServletInputStream in, int maxBytes, Consumer<byte[]> onBody, Consumer<Throwable> onFailure) {
+    private BodyReader(ServletInputStream in, long contentLength, int maxBytes, Consumer<byte[]> onBody,
+                       Consumer<Throwable> onFailure) {
+        // Never more than that up front, whatever the header says: a body grows only as it arrives.
+        int expected = (int) Math.max(1, contentLength >= 0 ? Math.min(contentLength, 8192) : 8192);
+        this.body = new ByteArrayOutputStream(expected);
+        this.buffer = new byte[expected];
         this.in = in;
         this.maxBytes = maxBytes;
         this.onBody = onBody;
@@ -66,7 +74,7 @@ final class BodyReader implements ReadListener {
             onBody.accept(whole);
             return;
         }
-        BodyReader reader = new BodyReader(in, maxBytes, onBody, onFailure);
+        BodyReader reader = new BodyReader(in, contentLength, maxBytes, onBody, onFailure);
         reader.deadline = scheduler.schedule(maxReadTime, () -> reader.fail(Rejections.bodyTimeout(
                 "The request body took longer than " + maxReadTime.toSeconds() + " s to arrive.")));
         in.setReadListener(reader);
