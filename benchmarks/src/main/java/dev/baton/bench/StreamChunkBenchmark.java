@@ -75,8 +75,8 @@ public class StreamChunkBenchmark {
         Lines lines = new Lines(1 << 20);
         SseParser parser = new SseParser(1 << 20);
         boolean[] committed = {false};
-        lines.feed(ByteBuffer.wrap(BENCH_STREAM), line -> {
-            Event event = parser.line(line);
+        lines.feed(ByteBuffer.wrap(BENCH_STREAM), (bytes, start, end) -> {
+            Event event = parser.line(bytes, start, end);
             if (event == null || event.data().startsWith("[DONE]")) {
                 return;
             }

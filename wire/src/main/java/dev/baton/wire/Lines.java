@@ -40,6 +40,23 @@ public final class Lines {
      * @throws IllegalStateException when a line grows past the limit
      */
     public void feed(ByteBuffer data, Consumer<String> sink) {
+        feed(data, (bytes, start, end) -> sink.accept(new String(bytes, start, end - start, StandardCharsets.UTF_8)));
+    }
+
+    /** Where {@link #feed(ByteBuffer, Sink)} hands each line: its UTF-8 bytes, not yet decoded. */
+    @FunctionalInterface
+    public interface Sink {
+        /** The line at {@code [start, end)} of {@code bytes}, which are reused once this returns. */
+        void line(byte[] bytes, int start, int end);
+    }
+
+    /**
+     * Hands every line {@code data} completes to {@code sink} as bytes, without its end: a reader that needs only part
+     * of a line (an SSE field's value) decodes only that.
+     *
+     * @throws IllegalStateException when a line grows past the limit
+     */
+    public void feed(ByteBuffer data, Sink sink) {
         while (data.hasRemaining()) {
             if (length == bytes.length) {
                 bytes = Arrays.copyOf(bytes, bytes.length * 2); // one line fills the array
@@ -62,7 +79,7 @@ public final class Lines {
                 }
                 checkLimit(end - start);
                 afterCr = bytes[end] == '\r';
-                sink.accept(new String(bytes, start, end - start, StandardCharsets.UTF_8));
+                sink.line(bytes, start, end);
                 start = scanned = end + 1;
             }
             length -= start;

@@ -2,12 +2,19 @@ package dev.baton.wire;
 
 import dev.baton.spi.ProviderTransport.Event;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
 /**
  * Assembles server-sent events from lines (the text/event-stream grammar: {@code event:},
  * {@code data:} fields, comments, a blank line ends an event). One instance per stream; not
  * thread-safe.
  */
 public final class SseParser {
+
+    private static final byte[] NO_BYTES = {};
+    private static final byte[] DATA = {'d', 'a', 't', 'a'};
+    private static final byte[] EVENT = {'e', 'v', 'e', 'n', 't'};
 
     private final long maxEventChars;
     private String event;
@@ -25,7 +32,18 @@ public final class SseParser {
      * @throws IllegalStateException when an event grows past the limit
      */
     public Event line(String line) {
-        if (line.isEmpty()) {
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+        return line(bytes, 0, bytes.length);
+    }
+
+    /**
+     * {@link #line(String)} from the line's UTF-8 bytes at {@code [start, end)}: only a field's value is decoded, so
+     * a {@code data:} line costs one string, its value.
+     *
+     * @throws IllegalStateException when an event grows past the limit
+     */
+    public Event line(byte[] bytes, int start, int end) {
+        if (start == end) {
             if (data == null) {
                 event = null;
                 return null;
@@ -36,17 +54,19 @@ public final class SseParser {
             moreData = null;
             return done;
         }
-        if (line.charAt(0) == ':') {
+        if (bytes[start] == ':') {
             return null; // comment, e.g. a keep-alive
         }
-        int colon = line.indexOf(':');
-        int fieldEnd = colon < 0 ? line.length() : colon;
-        int valueStart = colon < 0 ? line.length() : colon + 1;
-        if (valueStart < line.length() && line.charAt(valueStart) == ' ') {
+        int colon = start;
+        while (colon < end && bytes[colon] != ':') {
+            colon++;
+        }
+        int valueStart = colon < end ? colon + 1 : end; // a CR or LF never ends a UTF-8 sequence: these are whole
+        if (valueStart < end && bytes[valueStart] == ' ') {
             valueStart++;
         }
-        if (isField(line, fieldEnd, "data")) {
-            String value = line.substring(valueStart);
+        if (isField(bytes, start, colon, DATA)) {
+            String value = new String(bytes, valueStart, end - valueStart, StandardCharsets.UTF_8);
             if (data == null) {
                 data = value;
             } else {
@@ -58,19 +78,19 @@ public final class SseParser {
             if ((moreData == null ? data.length() : moreData.length()) > maxEventChars) {
                 throw new IllegalStateException("a stream event is larger than " + maxEventChars + " characters");
             }
-        } else if (isField(line, fieldEnd, "event")) {
-            event = line.substring(valueStart);
+        } else if (isField(bytes, start, colon, EVENT)) {
+            event = new String(bytes, valueStart, end - valueStart, StandardCharsets.UTF_8);
         }
         // id, retry and unknown fields carry nothing Baton uses
         return null;
     }
 
-    private static boolean isField(String line, int fieldEnd, String name) {
-        return fieldEnd == name.length() && line.startsWith(name);
+    private static boolean isField(byte[] bytes, int start, int end, byte[] name) {
+        return end - start == name.length && Arrays.equals(bytes, start, end, name, 0, name.length);
     }
 
     /** The event left when the body ends without a final blank line, or {@code null}. */
     public Event finish() {
-        return line("");
+        return line(NO_BYTES, 0, 0);
     }
 }

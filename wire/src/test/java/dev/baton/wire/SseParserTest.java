@@ -3,6 +3,8 @@ package dev.baton.wire;
 import dev.baton.spi.ProviderTransport.Event;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,6 +19,27 @@ class SseParserTest {
     void aDataLineFollowedByABlankLineIsOneEvent() {
         List<Event> events = feed(new SseParser(1000), "data: {\"a\":1}", "", "data: [DONE]", "");
         assertEquals(List.of(new Event(null, "{\"a\":1}"), new Event(null, "[DONE]")), events);
+    }
+
+    @Test
+    void linesFedAsBytesDecodeOnlyTheirValuesWhateverTheReadsSplit() {
+        byte[] stream = "event: delta\r\ndata: caf\u00e9 \u2615 \uD83D\uDE00\r\n: ping\r\ndata:x\n\ndata: [DONE]\n\n"
+                .getBytes(StandardCharsets.UTF_8);
+        for (int split = 1; split < stream.length; split++) { // every place a network read could end
+            SseParser parser = new SseParser(1000);
+            Lines lines = new Lines(1000);
+            List<Event> events = new ArrayList<>();
+            Lines.Sink sink = (bytes, start, end) -> {
+                Event event = parser.line(bytes, start, end);
+                if (event != null) {
+                    events.add(event);
+                }
+            };
+            lines.feed(ByteBuffer.wrap(stream, 0, split), sink);
+            lines.feed(ByteBuffer.wrap(stream, split, stream.length - split), sink);
+            assertEquals(List.of(new Event("delta", "caf\u00e9 \u2615 \uD83D\uDE00\nx"), new Event(null, "[DONE]")), events,
+                    "split at " + split);
+        }
     }
 
     @Test

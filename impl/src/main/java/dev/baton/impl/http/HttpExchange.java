@@ -420,8 +420,11 @@ public final class HttpExchange implements ProviderTransport {
             } else if (!ending && !isEnded()) {
                 read(() -> {
                     String rest = lines.finish();
-                    if (rest != null) {
-                        line(rest);
+                    if (rest != null && !ending) {
+                        Event event = parser.line(rest);
+                        if (event != null) {
+                            event(event);
+                        }
                     }
                     if (!ending) {
                         Event event = parser.finish();
@@ -450,9 +453,9 @@ public final class HttpExchange implements ProviderTransport {
             }
         }
 
-        private void line(String line) {
+        private void line(byte[] bytes, int start, int end) {
             if (!ending) {
-                Event event = parser.line(line);
+                Event event = parser.line(bytes, start, end);
                 if (event != null) {
                     event(event);
                 }
@@ -463,7 +466,10 @@ public final class HttpExchange implements ProviderTransport {
             if (ending) {
                 return; // a framing's events after the end of the answer
             }
-            pending.addAll(events.onEvent(event));
+            List<JsonObject> chunks = events.onEvent(event);
+            for (int i = 0; i < chunks.size(); i++) { // no iterator: nearly every event is one chunk
+                pending.add(chunks.get(i));
+            }
             ending = events.done();
         }
 
