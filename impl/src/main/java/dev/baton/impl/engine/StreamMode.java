@@ -188,7 +188,8 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
         private volatile JsonObject usage;
         private volatile Long firstTokenMillis;
         private long committedNanos;
-        private boolean ended;
+        /** Set under the lock, with the timer; read without it by each chunk after the commit point. */
+        private volatile boolean ended;
         private Scheduler.Scheduled timer;
         private volatile ServedBy servedBy;
 
@@ -203,7 +204,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
         @Override
         public void onSubscribe(Flow.Subscription subscription) {
             upstream = subscription;
-            if (isEnded()) {
+            if (ended) {
                 subscription.cancel();
                 return;
             }
@@ -214,7 +215,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
         /** Asks upstream for the next chunk when none is outstanding (after the commit point). */
         void pull() {
             Flow.Subscription s = upstream;
-            if (committed && s != null && !isEnded() && outstanding.compareAndSet(false, true)) {
+            if (committed && s != null && !ended && outstanding.compareAndSet(false, true)) {
                 s.request(1);
             }
         }
@@ -222,26 +223,30 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
         @Override
         public void onNext(JsonObject json) {
             outstanding.set(false);
+            if (committed) {
+                // After the commit point no lock: only this thread reads the attempt's chunks, and an end by a timer
+                // meanwhile is seen at the next chunk (before, the chunk was emitted outside the lock all the same).
+                if (ended) {
+                    return;
+                }
+                lastEventNanos = nanos();
+                JsonObject relayed = inspect(json);
+                if (relayed == null) {
+                    pull();
+                } else {
+                    emit(relayed);
+                }
+                return;
+            }
             List<JsonObject> release = null;
-            boolean hide = false;
+            JsonObject relayed;
             synchronized (this) {
                 if (ended) {
                     return;
                 }
                 lastEventNanos = nanos();
-                Exchange exchange = loop.exchange();
-                if (exchange.finishes(json)) {
-                    sawFinish = true;
-                }
-                JsonObject u = exchange.usage(json);
-                if (u != null) {
-                    usage = u;
-                    // The usage chunk (there when the caller asked for it) carries the estimate, as a whole answer does.
-                    json = exchange.withCost(json, loop.costOf(attempt.candidate(), u));
-                    // A budget asked for it when the caller did not: charged, and kept from the caller.
-                    hide = loop.hidesUsage() && exchange.isUsageOnly(json);
-                }
-                if (!committed && exchange.hasOutput(json)) {
+                relayed = inspect(json);
+                if (relayed != null && loop.exchange().hasOutput(relayed)) {
                     committed = true; // the commit point
                     committedNanos = lastEventNanos;
                     firstTokenMillis = loop.sinceStart();
@@ -252,25 +257,35 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                     held.clear();
                 }
             }
-            if (hide) {
-                if (committed) {
-                    pull();
-                } else {
-                    outstanding.set(true);
-                    upstream.request(1);
+            if (release == null) {
+                if (relayed != null) {
+                    held.add(relayed);
                 }
-                return;
-            }
-            if (!committed) {
-                held.add(json);
                 outstanding.set(true);
                 upstream.request(1);
                 return;
             }
-            if (release != null) {
-                release.forEach(this::emit);
+            release.forEach(this::emit);
+            emit(relayed);
+        }
+
+        /**
+         * Notes what a chunk says (a finish, the usage) and returns it as it goes on: the usage chunk (there when the
+         * caller asked for it) with the cost estimate in it, as a whole answer has it; {@code null} for a usage chunk
+         * that a budget asked for and the caller did not, which is charged and kept from the caller.
+         */
+        private JsonObject inspect(JsonObject json) {
+            Exchange exchange = loop.exchange();
+            if (exchange.finishes(json)) {
+                sawFinish = true;
             }
-            emit(json);
+            JsonObject u = exchange.usage(json);
+            if (u == null) {
+                return json;
+            }
+            usage = u;
+            JsonObject priced = exchange.withCost(json, loop.costOf(attempt.candidate(), u));
+            return loop.hidesUsage() && exchange.isUsageOnly(priced) ? null : priced;
         }
 
         private void emit(JsonObject json) {
@@ -365,10 +380,6 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                 timer.cancel();
             }
             return true;
-        }
-
-        private synchronized boolean isEnded() {
-            return ended;
         }
     }
 }
