@@ -514,8 +514,10 @@ public final class JsonScan {
                 long quote = word ^ QUOTES; // a zero byte where a quote is
                 long backslash = word ^ BACKSLASHES;
                 long control = (word - SPACES) & ~word; // a high bit where a byte is below 0x20
-                if ((((quote - ONES) & ~quote | (backslash - ONES) & ~backslash | control) & HIGHS) != 0) {
-                    break; // one of these eight; the loop below finds which
+                long found = ((quote - ONES) & ~quote | (backslash - ONES) & ~backslash | control) & HIGHS;
+                if (found != 0) {
+                    // The lowest mark is exact (a borrow only ever marks bytes above a real one): the first of them.
+                    return i + (Long.numberOfTrailingZeros(found) >>> 3);
                 }
             }
             for (; i < length; i++) {

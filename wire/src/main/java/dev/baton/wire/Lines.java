@@ -95,8 +95,10 @@ public final class Lines {
             long word = (long) LONGS.get(bytes, i);
             long lf = word ^ LFS; // a zero byte where an LF is
             long cr = word ^ CRS;
-            if ((((lf - ONES) & ~lf | (cr - ONES) & ~cr) & HIGHS) != 0) {
-                break; // one of these eight; the loop below finds which
+            long found = ((lf - ONES) & ~lf | (cr - ONES) & ~cr) & HIGHS;
+            if (found != 0) {
+                // The lowest mark is exact (a borrow only ever marks bytes above a real one): the first of them.
+                return i + (Long.numberOfTrailingZeros(found) >>> 3);
             }
         }
         for (; i < to; i++) {
