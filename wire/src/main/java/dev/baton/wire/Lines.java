@@ -120,4 +120,11 @@ public final class Lines {
     public String finish() {
         return length == 0 ? null : new String(bytes, 0, length, StandardCharsets.UTF_8);
     }
+
+    /** Hands {@code sink} the last line when the body ended without a line end. */
+    public void finish(Sink sink) {
+        if (length > 0) {
+            sink.line(bytes, 0, length);
+        }
+    }
 }

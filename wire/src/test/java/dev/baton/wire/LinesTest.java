@@ -82,10 +82,23 @@ class LinesTest {
     }
 
     @Test
+    void theRestIsHandedOnAsBytesToo() {
+        feed("a\nr\u00e9st");
+        List<String> rest = new ArrayList<>();
+
+        lines.finish((bytes, start, end) -> rest.add(new String(bytes, start, end - start, StandardCharsets.UTF_8)));
+
+        assertEquals(List.of("r\u00e9st"), rest);
+    }
+
+    @Test
     void nothingLeftIsNull() {
         feed("a\n");
+        List<String> rest = new ArrayList<>();
 
         assertNull(lines.finish());
+        lines.finish((bytes, start, end) -> rest.add("called"));
+        assertEquals(List.of(), rest);
     }
 
     @Test

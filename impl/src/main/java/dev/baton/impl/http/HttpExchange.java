@@ -419,13 +419,7 @@ public final class HttpExchange implements ProviderTransport {
                 read(() -> framing.finish(this::event));
             } else if (!ending && !isEnded()) {
                 read(() -> {
-                    String rest = lines.finish();
-                    if (rest != null && !ending) {
-                        Event event = parser.line(rest);
-                        if (event != null) {
-                            event(event);
-                        }
-                    }
+                    lines.finish(this::line);
                     if (!ending) {
                         Event event = parser.finish();
                         if (event != null) {
