@@ -111,26 +111,17 @@ public final class JsonScan {
 
         /** The value of member {@code name} of this object, or {@code null} when there is none (or this is no object). */
         public Span member(String name) {
-            Span found = null;
-            if (isObject()) { // as members() walks, without a list: a chunk's few lookups allocate nothing
-                JsonScan scan = new JsonScan(text);
-                int i = scan.whitespace(start + 1);
-                while (text.charAt(i) != '}') {
-                    int nameEnd = scan.skip(i);
-                    int valueStart = scan.whitespace(scan.whitespace(nameEnd) + 1);
-                    int valueEnd = scan.skip(valueStart);
-                    if (Member.nameIs(text, i, nameEnd, name)) {
-                        found = new Span(text, valueStart, valueEnd); // the last of a repeated name, as in a tree
-                    }
-                    i = scan.next(valueEnd);
-                }
-            }
-            return found;
+            return positions().valueOf(text, name);
         }
 
         /** The members of this object in order; none when this is no object. */
         public List<Member> members() {
-            List<Member> members = new ArrayList<>();
+            return positions().members(text);
+        }
+
+        /** Where this object's members are, found by walking the text checked already; none when this is no object. */
+        Positions positions() {
+            Positions members = new Positions(4); // a choice or a delta has one to four
             if (isObject()) {
                 JsonScan scan = new JsonScan(text);
                 int i = scan.whitespace(start + 1);
@@ -138,7 +129,7 @@ public final class JsonScan {
                     int nameEnd = scan.skip(i);
                     int valueStart = scan.whitespace(scan.whitespace(nameEnd) + 1);
                     int valueEnd = scan.skip(valueStart);
-                    members.add(new Member(new Span(text, i, nameEnd), new Span(text, valueStart, valueEnd)));
+                    members.add(i, nameEnd, valueStart, valueEnd);
                     i = scan.next(valueEnd);
                 }
             }
@@ -212,8 +203,17 @@ public final class JsonScan {
      * what the check allocates.
      */
     static final class Positions {
-        private int[] at = new int[32];
+        private int[] at;
         private int count;
+
+        /** Room for eight members: a stream chunk's top level. */
+        Positions() {
+            this(8);
+        }
+
+        Positions(int members) {
+            at = new int[4 * members];
+        }
 
         void add(int nameStart, int nameEnd, int valueStart, int valueEnd) {
             int k = 4 * count;

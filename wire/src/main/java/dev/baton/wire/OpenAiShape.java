@@ -85,8 +85,9 @@ public final class OpenAiShape {
         boolean hasOutput = false;
         if (choices != null) {
             for (JsonScan.Span choice : choices.elements()) {
-                JsonScan.Span reason = choice.member("finish_reason");
-                JsonScan.Span delta = choice.member("delta");
+                JsonScan.Positions members = choice.positions();
+                JsonScan.Span reason = members.valueOf(choice.text(), "finish_reason");
+                JsonScan.Span delta = members.valueOf(choice.text(), "delta");
                 if (finishReason == null && reason != null && reason.isString()) {
                     finishReason = reason.string();
                 }
@@ -96,12 +97,13 @@ public final class OpenAiShape {
         return new Choices(finishReason, hasOutput);
     }
 
-    /** Each member looked up on its own: a delta has one or two, and a lookup allocates nothing. */
     private static boolean carriesOutput(JsonScan.Span delta) {
-        JsonScan.Span calls = delta.member("tool_calls");
-        return calls != null && calls.isArray() && !calls.elements().isEmpty() || nonEmpty(delta.member("content"))
-                || nonEmpty(delta.member("refusal")) || nonEmpty(delta.member("reasoning_content"))
-                || nonEmpty(delta.member("reasoning"));
+        JsonScan.Positions members = delta.positions();
+        String text = delta.text();
+        JsonScan.Span calls = members.valueOf(text, "tool_calls");
+        return calls != null && calls.isArray() && !calls.elements().isEmpty()
+                || nonEmpty(members.valueOf(text, "content")) || nonEmpty(members.valueOf(text, "refusal"))
+                || nonEmpty(members.valueOf(text, "reasoning_content")) || nonEmpty(members.valueOf(text, "reasoning"));
     }
 
     private static boolean nonEmpty(JsonScan.Span value) {
