@@ -43,21 +43,18 @@ class SseFuzzTest {
         SseParser parser = new SseParser(limit);
         List<String> gotLines = new ArrayList<>();
         List<Event> gotEvents = new ArrayList<>();
+        Lines.Sink sink = (bytes, start, end) -> { // the parser reads the line's bytes, as HttpExchange has it
+            gotLines.add(new String(bytes, start, end - start, StandardCharsets.UTF_8));
+            add(gotEvents, parser.line(bytes, start, end));
+        };
         Runnable feedAll = () -> {
             int i = 0;
             for (int n = 0; i < body.length; n++) {
                 int size = Math.min(body.length - i, 1 + (cut * (n + 1)) % 97); // 1 to 97 bytes, varying
-                lines.feed(ByteBuffer.wrap(body, i, size).slice(), line -> {
-                    gotLines.add(line);
-                    add(gotEvents, parser.line(line));
-                });
+                lines.feed(ByteBuffer.wrap(body, i, size).slice(), sink);
                 i += size;
             }
-            String rest = lines.finish();
-            if (rest != null) {
-                gotLines.add(rest);
-                add(gotEvents, parser.line(rest));
-            }
+            lines.finish(sink);
             add(gotEvents, parser.finish());
         };
         if (overLimit) {
