@@ -61,7 +61,8 @@ public final class SseParser {
         while (colon < end && bytes[colon] != ':') {
             colon++;
         }
-        int valueStart = colon < end ? colon + 1 : end; // a CR or LF never ends a UTF-8 sequence: these are whole
+        // Bytes from after an ASCII ':' (or ' ') to a line end: whole UTF-8 characters, decoded alone.
+        int valueStart = colon < end ? colon + 1 : end;
         if (valueStart < end && bytes[valueStart] == ' ') {
             valueStart++;
         }
