@@ -40,20 +40,7 @@ public final class JsonScan {
      *                                  range) or is longer than 1,100 characters
      */
     public static Span object(String text) {
-        return object(text, null);
-    }
-
-    /**
-     * {@link #object(String)}, adding the object's members to {@code members} (when not {@code null}) as the same pass
-     * finds them, so that they need not be looked for again.
-     */
-    public static Span object(String text, List<Member> members) {
-        Positions found = members == null ? null : new Positions();
-        Span root = check(text, found, null).root();
-        if (found != null) {
-            members.addAll(found.members(text));
-        }
-        return root;
+        return check(text, null, null).root();
     }
 
     /**
@@ -65,8 +52,9 @@ public final class JsonScan {
     }
 
     /**
-     * {@link #object(String, List)} with the members noted as {@link Positions} (nothing allocated for each), and
-     * whether a member called {@code name} (or {@code null}) may be a string.
+     * {@link #object(String)}, noting the object's members in {@code members} (when not {@code null}) as the same pass
+     * finds them, so that they need not be looked for again, and whether a member called {@code name} (or
+     * {@code null}) may be a string.
      */
     static Checked check(String text, Positions members, String name) {
         Check check = new Check(text, name);
@@ -184,17 +172,6 @@ public final class JsonScan {
             }
             return out.toString();
         }
-    }
-
-    /** The value of the last of {@code members} named {@code name} (the one a parsed tree keeps), or {@code null}. */
-    static Span valueOf(List<Member> members, String name) {
-        Span found = null;
-        for (Member m : members) {
-            if (m.nameIs(name)) {
-                found = m.value();
-            }
-        }
-        return found;
     }
 
     /**

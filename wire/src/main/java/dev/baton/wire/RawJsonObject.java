@@ -92,12 +92,13 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
      */
     public String with(Map<String, JsonValue> set, String inner, Map<String, JsonValue> innerSet) {
         StringBuilder out = new StringBuilder(text.length() + 48 * (set.size() + innerSet.size()));
-        splice(out, members.members(text), set, inner, innerSet);
+        splice(out, members.members(text), set, inner, inner == null ? null : members.valueOf(text, inner), innerSet);
         return out.toString();
     }
 
+    /** @param innerValue the value of the last member named {@code inner}, or {@code null} */
     private static void splice(StringBuilder out, List<JsonScan.Member> members, Map<String, JsonValue> set,
-                               String inner, Map<String, JsonValue> innerSet) {
+                               String inner, JsonScan.Span innerValue, Map<String, JsonValue> innerSet) {
         out.append('{');
         boolean first = true;
         // A handful of names are put in: each member's raw name is compared with them, none is decoded.
@@ -105,14 +106,13 @@ public final class RawJsonObject extends AbstractMap<String, JsonValue> implemen
         Map.Entry<String, JsonValue>[] puts = set.entrySet().toArray(new Map.Entry[0]);
         boolean[] written = new boolean[puts.length];
         boolean innerWritten = false;
-        JsonScan.Span innerValue = inner == null ? null : JsonScan.valueOf(members, inner);
         for (JsonScan.Member m : members) {
             int put = indexOf(puts, m);
             if (put < 0 && inner != null && m.nameIs(inner) && innerValue.isObject()) {
                 if (!innerWritten) { // a repeat is dropped: a reader keeping the first would miss what is put in
                     innerWritten = true;
                     first = member(out, first, m.name(), null);
-                    splice(out, innerValue.members(), innerSet, null, Map.of());
+                    splice(out, innerValue.members(), innerSet, null, null, Map.of());
                 }
             } else if (put < 0) {
                 first = member(out, first, m.name(), null);
