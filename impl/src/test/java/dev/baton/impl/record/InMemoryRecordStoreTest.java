@@ -37,16 +37,19 @@ class InMemoryRecordStoreTest {
     }
 
     @Test
-    void savingAgainReplacesTheRecordAndKeepsItsPlace() {
-        InMemoryRecordStore store = new InMemoryRecordStore(2);
+    void savingAgainShowsTheNewestRecordOnce() {
+        InMemoryRecordStore store = new InMemoryRecordStore(3);
         store.save(record("req_a", 502));
         store.save(record("req_b", 200));
         store.save(record("req_a", 200)); // the same request's record, completed
         assertEquals(200, store.find("req_a").orElseThrow().httpStatus());
+        List<RequestRecord> all = store.search(new RecordQuery(null, null, null, null, 10));
+        assertEquals(2, all.size(), "one record a request: " + all);
+        assertEquals(200, all.stream().filter(r -> r.id().equals("req_a")).findFirst().orElseThrow().httpStatus());
         store.save(record("req_c", 200));
-        assertFalse(store.find("req_a").isPresent(), "req_a was still the oldest");
-        assertTrue(store.find("req_b").isPresent());
-        assertTrue(store.find("req_c").isPresent());
+        store.save(record("req_d", 200));
+        assertFalse(store.find("req_b").isPresent(), "the last three saves are kept: req_a, req_c, req_d");
+        assertEquals(200, store.find("req_a").orElseThrow().httpStatus());
     }
 
     @Test
