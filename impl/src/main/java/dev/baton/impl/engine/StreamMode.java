@@ -29,9 +29,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Chunks before the first output chunk are held back. The first output chunk commits the
  * stream: the held chunks and it go downstream, and from then on a failure ends the stream with
- * {@link StreamInterruptedException}. Downstream demand is honoured with a drain loop; after the
- * commit point the upstream is asked for one chunk at a time, only when the last one was taken,
- * so a slow reader slows the provider instead of filling memory.
+ * {@link StreamInterruptedException}. Until the held chunks are taken, downstream demand is honoured
+ * with a queue and a drain loop; then the stream goes <em>direct</em>: the subscriber's requests go
+ * straight to the provider's stream and its chunks straight to the subscriber, with no queue between
+ * (the provider's stream honours demand exactly, so a slow reader slows the provider instead of
+ * filling memory). The drain loop's counter still keeps a chunk and the end from being signalled at
+ * once.
  *
  * <p>One instance per request and one subscriber.
  */
@@ -46,6 +49,8 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
     private volatile boolean terminalComplete;
     private volatile boolean terminated;
     private volatile boolean cancelled;
+    /** Committed and the held chunks taken: demand and chunks bypass the queue. */
+    private volatile boolean direct;
     private volatile StreamAttempt current;
     private FailoverLoop loop;
 
@@ -75,6 +80,10 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
             cancel();
             terminalError = new IllegalArgumentException("request(" + n + "): demand must be positive (rule 3.9)");
             drain();
+            return;
+        }
+        if (direct) {
+            current.request(n);
             return;
         }
         demand.getAndAccumulate(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b);
@@ -143,9 +152,13 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
 
     /** Emits queued chunks while there is demand, then the terminal signal once the queue is empty. */
     private void drain() {
-        if (wip.getAndIncrement() != 0) {
-            return;
+        if (wip.getAndIncrement() == 0) {
+            drainLoop();
         }
+    }
+
+    /** The drain loop, run by whoever moved its counter from zero, until nothing more came while it ran. */
+    private void drainLoop() {
         do {
             Flow.Subscriber<? super ChatChunk> s = downstream;
             while (s != null && !terminated && demand.get() > 0) {
@@ -163,11 +176,37 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                 } else if (terminalComplete) {
                     terminated = true;
                     s.onComplete();
-                } else if (demand.get() > 0 && current != null) {
-                    current.pull();
+                } else if (current != null && current.committed) {
+                    // What the subscriber asked for and was not given from the queue goes to the provider's stream,
+                    // and so does whatever it asks for from now on.
+                    direct = true;
+                    long n = demand.getAndSet(0);
+                    if (n > 0) {
+                        current.request(n);
+                    }
                 }
             }
         } while (wip.decrementAndGet() != 0);
+    }
+
+    /**
+     * A chunk in direct mode, asked for by the subscriber. It goes out at once unless the drain loop is running (the
+     * end being signalled, or a chunk queued before): then it is queued with the demand it answers, and the loop
+     * takes it.
+     */
+    private void relay(ChatChunk chunk) {
+        if (wip.get() == 0 && wip.compareAndSet(0, 1)) {
+            if (!terminated) {
+                downstream.onNext(chunk);
+            }
+            if (wip.decrementAndGet() != 0) {
+                drainLoop(); // what came meanwhile
+            }
+        } else {
+            queue.offer(chunk); // before its demand: the loop never counts a unit it cannot find
+            demand.incrementAndGet();
+            drain();
+        }
     }
 
     private long nanos() {
@@ -180,7 +219,6 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
         private final Attempt attempt;
         private final Duration firstTokenTimeout;
         private final List<JsonObject> held = new ArrayList<>();
-        private final AtomicBoolean outstanding = new AtomicBoolean();
         private volatile Flow.Subscription upstream;
         private volatile long lastEventNanos = nanos();
         private volatile boolean committed;
@@ -208,21 +246,18 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                 subscription.cancel();
                 return;
             }
-            outstanding.set(true);
             subscription.request(1);
         }
 
-        /** Asks upstream for the next chunk when none is outstanding (after the commit point). */
-        void pull() {
-            Flow.Subscription s = upstream;
-            if (committed && s != null && !ended && outstanding.compareAndSet(false, true)) {
-                s.request(1);
+        /** In direct mode: the subscriber's demand, handed to the provider's stream. */
+        void request(long n) {
+            if (!ended) {
+                upstream.request(n);
             }
         }
 
         @Override
         public void onNext(JsonObject json) {
-            outstanding.set(false);
             if (committed) {
                 // After the commit point no lock: only this thread reads the attempt's chunks, and an end by a timer
                 // meanwhile is seen at the next chunk (before, the chunk was emitted outside the lock all the same).
@@ -232,9 +267,11 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                 lastEventNanos = nanos();
                 JsonObject relayed = inspect(json);
                 if (relayed == null) {
-                    pull();
+                    upstream.request(1); // in place of the chunk kept from the caller
+                } else if (direct) {
+                    relay(new ChatChunk(relayed, servedBy, loop.id()));
                 } else {
-                    emit(relayed);
+                    emit(List.of(relayed)); // not met: nothing is asked of the provider before the stream goes direct
                 }
                 return;
             }
@@ -261,12 +298,11 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                 if (relayed != null) {
                     held.add(relayed);
                 }
-                outstanding.set(true);
                 upstream.request(1);
                 return;
             }
-            release.forEach(this::emit);
-            emit(relayed);
+            release.add(relayed);
+            emit(release);
         }
 
         /**
@@ -288,8 +324,14 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
             return loop.hidesUsage() && exchange.isUsageOnly(priced) ? null : priced;
         }
 
-        private void emit(JsonObject json) {
-            queue.offer(new ChatChunk(json, servedBy, loop.id()));
+        /**
+         * Queues chunks and drains. All of them are queued first: the loop goes direct once it finds the queue empty,
+         * and a chunk queued after that would be overtaken.
+         */
+        private void emit(List<JsonObject> chunks) {
+            for (JsonObject json : chunks) {
+                queue.offer(new ChatChunk(json, servedBy, loop.id()));
+            }
             drain();
         }
 
@@ -310,7 +352,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                 // A complete answer with no output at all (an empty completion) is still an answer.
                 servedBy = loop.servedBy(attempt.candidate());
                 firstTokenMillis = loop.sinceStart();
-                held.forEach(this::emit);
+                emit(held);
             }
             loop.ended(attempt, new Served(true, firstTokenMillis, usage));
         }

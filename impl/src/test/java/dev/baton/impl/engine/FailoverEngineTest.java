@@ -1,5 +1,6 @@
 package dev.baton.impl.engine;
 
+import dev.baton.ChatChunk;
 import dev.baton.ChatRequest;
 import dev.baton.FailureKind;
 import dev.baton.exception.RequestRejectedException;
@@ -19,7 +20,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static dev.baton.impl.engine.EngineFixture.connections;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -500,6 +503,58 @@ class FailoverEngineTest {
         assertTrue(record.attempts().get(0).abandoned());
         assertFalse(record.attempts().get(0).succeeded());
         assertEquals("healthy", engine.health().of("a").snapshot().state(), "the provider did nothing wrong");
+    }
+
+    /**
+     * The engine's stream gives no more chunks than asked for, before the commit point (held chunks released with
+     * the first output wait for demand) and after it (demand goes to the provider's stream as it comes), and loses none.
+     */
+    @Test
+    void aStreamGivesExactlyTheChunksAskedForAndAllOfThemInOrder() throws Exception {
+        start(route("a"));
+        sim.account("a").enqueue(Behavior.reply("one two three four five six seven"));
+        List<ChatChunk> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var done = new java.util.concurrent.CompletableFuture<Void>();
+        var subscription = new java.util.concurrent.CompletableFuture<java.util.concurrent.Flow.Subscription>();
+        engine.stream(Call.of(chat())).subscribe(new java.util.concurrent.Flow.Subscriber<>() {
+            @Override
+            public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+                subscription.complete(s);
+            }
+
+            @Override
+            public void onNext(ChatChunk chunk) {
+                received.add(chunk);
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                done.completeExceptionally(t);
+            }
+
+            @Override
+            public void onComplete() {
+                done.complete(null);
+            }
+        });
+        var s = subscription.get(5, TimeUnit.SECONDS);
+        int asked = 0;
+        for (int n : new int[] {1, 1, 2, 1}) { // the reply is a role chunk, a chunk a word and a finish
+            s.request(n);
+            asked += n;
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (received.size() < asked && System.nanoTime() < until) {
+                Thread.sleep(5);
+            }
+            Thread.sleep(100); // time for a chunk too many to arrive
+            assertEquals(asked, received.size(), "chunks after asking for " + asked + ": " + received);
+            assertFalse(done.isDone(), "the stream ended before its last chunk was asked for");
+        }
+        s.request(Long.MAX_VALUE);
+        done.get(5, TimeUnit.SECONDS);
+        assertEquals("one two three four five six seven", received.stream().map(ChatChunk::contentDelta)
+                .filter(java.util.Objects::nonNull).reduce("", String::concat));
+        assertTrue(received.stream().anyMatch(c -> "stop".equals(c.finishReason())), received.toString());
     }
 
     @Test
