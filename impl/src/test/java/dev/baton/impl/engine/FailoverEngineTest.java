@@ -291,6 +291,26 @@ class FailoverEngineTest {
         assertEquals(0, sim.account("b").requestCount());
     }
 
+    /** The first-token timer, still armed after the commit point when the idle window is longer, only looks at it. */
+    @Test
+    void aCommittedStreamOutlivesItsFirstTokenDeadlineAndStillEndsAtTheIdleTimeout() throws InterruptedException {
+        Map<String, String> props = route("a", "b");
+        props.put("baton.routes.chat.stream-idle-timeout", "1s");
+        start(props);
+        sim.account("a").enqueue(Behavior.ok().stallAfter(2));
+
+        EngineFixture.Call call = Mode.STREAM.start(engine, chat());
+        call.awaitFirstChunk();
+        clock.advance(Duration.ofMillis(700)); // the first-token timeout: the stream is past it
+        Thread.sleep(200);
+        assertFalse(call.done().isDone(), "a committed stream is not failed by its first-token deadline");
+        clock.advance(Duration.ofMillis(300)); // the rest of the idle window
+        Outcome outcome = call.outcome();
+
+        assertEquals("stream_idle_timeout", outcome.error().code());
+        assertEquals(0, sim.account("b").requestCount());
+    }
+
     @Test
     void malformedEventsAreSkippedAndAStreamWithoutDoneStillCompletes() {
         start(route("a"));
