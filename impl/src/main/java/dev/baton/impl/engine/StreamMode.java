@@ -13,6 +13,8 @@ import dev.baton.impl.config.Durations;
 import dev.baton.spi.ProviderFailure;
 import jakarta.json.JsonObject;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +41,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>One instance per request and one subscriber.
  */
 final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.Subscription {
+
+    private static final VarHandle LAST_EVENT;
+
+    static {
+        try {
+            LAST_EVENT = MethodHandles.lookup().findVarHandle(StreamAttempt.class, "lastEventNanos", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final Queue<ChatChunk> queue = new ConcurrentLinkedQueue<>();
@@ -221,7 +233,11 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
         private final long firstTokenDueNanos;
         private final List<JsonObject> held = new ArrayList<>();
         private volatile Flow.Subscription upstream;
-        private volatile long lastEventNanos = nanos();
+        /**
+         * Written for each chunk with an opaque store, no fence: the idle check on the timer's thread needs to see it
+         * soon, not in order with anything else.
+         */
+        private long lastEventNanos = nanos();
         private volatile boolean committed;
         private volatile boolean sawFinish;
         private volatile JsonObject usage;
@@ -266,7 +282,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                 if (ended) {
                     return;
                 }
-                lastEventNanos = nanos();
+                LAST_EVENT.setOpaque(this, nanos());
                 JsonObject relayed = inspect(json);
                 if (relayed == null) {
                     upstream.request(1); // in place of the chunk kept from the caller
@@ -283,11 +299,12 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                 if (ended) {
                     return;
                 }
-                lastEventNanos = nanos();
+                long now = nanos();
+                LAST_EVENT.setOpaque(this, now);
                 relayed = inspect(json);
                 if (relayed != null && loop.exchange().hasOutput(relayed)) {
+                    committedNanos = now; // before the volatile write that publishes it to the first-token timer
                     committed = true; // the commit point
-                    committedNanos = lastEventNanos;
                     firstTokenMillis = loop.sinceStart();
                     servedBy = loop.servedBy(attempt.candidate());
                     // The first-token timer, when it fires, looks at the idle window instead; it is replaced only
@@ -379,7 +396,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
         private void idleCheck() {
             long now = nanos();
             Duration idle = loop.policy().streamIdleTimeout();
-            long silentFor = now - lastEventNanos;
+            long silentFor = now - (long) LAST_EVENT.getOpaque(this);
             boolean tooLong = now - committedNanos > loop.ctx().config().maxStreamDuration().toNanos();
             if (silentFor < idle.toNanos() && !tooLong) {
                 synchronized (this) {

@@ -363,6 +363,12 @@ public final class HttpExchange implements ProviderTransport {
         private volatile Throwable error;
         /** Touched inside the drain loop only. */
         private boolean signalled;
+        /**
+         * The thread running the drain loop, written by it only: a request made from inside the loop (a subscriber
+         * asking for the next chunk as it takes one) only adds demand, which the loop reads after each chunk. No other
+         * thread can read its own identity here, so the field needs no fence.
+         */
+        private Thread draining;
 
         ChunkStream(List<URI> bases, Function<URI, Request> request, Duration headersTimeout, ErrorReader errors,
                     StreamEvents events, EventFraming framing, Flow.Subscriber<? super JsonObject> downstream) {
@@ -386,7 +392,9 @@ public final class HttpExchange implements ProviderTransport {
                 return;
             }
             demand.getAndAccumulate(n, (a, b) -> a + b < 0 ? Long.MAX_VALUE : a + b);
-            drain();
+            if (draining != Thread.currentThread()) {
+                drain();
+            }
         }
 
         @Override
@@ -484,6 +492,7 @@ public final class HttpExchange implements ProviderTransport {
                 return;
             }
             do {
+                draining = Thread.currentThread();
                 JsonObject chunk;
                 while (!isEnded() && demand.get() > 0 && (chunk = pending.poll()) != null) {
                     demand.decrementAndGet();
@@ -503,6 +512,7 @@ public final class HttpExchange implements ProviderTransport {
                 if (isEnded() || pending.isEmpty() && demand.get() > 0) {
                     acknowledge();
                 }
+                draining = null;
             } while (wip.decrementAndGet() != 0);
         }
 

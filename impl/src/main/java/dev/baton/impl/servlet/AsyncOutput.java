@@ -10,6 +10,8 @@ import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponse;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -54,6 +56,16 @@ final class AsyncOutput implements WriteListener, AsyncListener {
 
     /** Queued by {@link #finish()} behind the last event: the response completes once everything before it is written. */
     private static final byte[] END = new byte[0];
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(AsyncOutput.class, "state", State.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     enum State {
         /**
@@ -110,8 +122,11 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     /** Events not yet taken, then possibly {@link #END}; nothing is queued after it. */
     private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
     private final Pending pending = new Pending();
-    /** Written under the lock; read without it by the container's {@code onComplete} (see {@link #gone()}). */
-    private volatile State state = State.NEW;
+    /**
+     * Written under the lock, with a release store: read without the lock only by {@link #gone()}, which needs to see
+     * an end that happened before it, not the moves in between (a volatile store, a fence, twice an event, did).
+     */
+    private State state = State.NEW;
     /**
      * The stream has been asked for an event that has not come yet. It is asked for one at a time: asking again
      * before it comes would let two in.
@@ -206,7 +221,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
 
     /** Where the output rests; for tests. */
     State state() {
-        return state;
+        return (State) STATE.getAcquire(this);
     }
 
     private boolean finishing() {
@@ -352,7 +367,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     private void gone() {
         // Read without the lock: after a normal completion the container's onComplete, often on another thread,
         // would otherwise wait for the completing thread to let go of it.
-        if (state.ended()) {
+        if (((State) STATE.getAcquire(this)).ended()) {
             return;
         }
         Runnable callback;
@@ -381,7 +396,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         if (next.ended()) {
             openResponses.closed();
         }
-        state = next;
+        STATE.setRelease(this, next);
     }
 
     private void stopLastResort() {
