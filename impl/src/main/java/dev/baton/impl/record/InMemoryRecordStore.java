@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * Keeps the records of the last {@code capacity} saves in a ring: a save is one counter increment and one store, which
  * matters because every request makes one. A keyed map (a linked hash map under a lock, evicting its eldest) cost a
  * loaded server more than the rest of the record: its entries are long-lived, so each put and eviction touched memory
- * no cache held. Finding a record scans the ring, which only an operator's lookup does. Saving the same id again
- * takes a new place; lookups see the newest. Thread-safe, without a lock: records are immutable and each slot is read
- * and written whole.
+ * no cache held. Finding a record scans the ring from the newest, so a request's own record, looked up just after it
+ * ends, is found at once; a search reads the whole ring. Saving the same id again takes a new place; lookups see the
+ * newest. Thread-safe without a lock: records are immutable and each slot is read and written whole.
  */
 public final class InMemoryRecordStore implements RecordStore {
 
@@ -36,10 +36,13 @@ public final class InMemoryRecordStore implements RecordStore {
         ring.set((int) (saves.getAndIncrement() % ring.length()), record);
     }
 
+    /** Newest first and in place: the record of a request that just ended is found at once. */
     @Override
     public Optional<RequestRecord> find(String id) {
-        for (RequestRecord r : newestFirst()) {
-            if (r.id().equals(id)) {
+        long last = saves.get() - 1;
+        for (long i = last; i > last - size(); i--) {
+            RequestRecord r = ring.get((int) (i % ring.length()));
+            if (r != null && r.id().equals(id)) {
                 return Optional.of(r);
             }
         }
