@@ -173,12 +173,15 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
     private void drainLoop() {
         do {
             Flow.Subscriber<? super ChatChunk> s = downstream;
-            while (s != null && !terminated && demand.get() > 0) {
+            // Direct, the queue holds only chunks already asked for (see relay); before, they wait for demand.
+            while (s != null && !terminated && (direct || demand.get() > 0)) {
                 ChatChunk chunk = queue.poll();
                 if (chunk == null) {
                     break;
                 }
-                demand.decrementAndGet();
+                if (!direct) {
+                    demand.decrementAndGet();
+                }
                 s.onNext(chunk);
             }
             if (s != null && !terminated && queue.isEmpty()) {
@@ -203,8 +206,10 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
 
     /**
      * A chunk in direct mode, asked for by the subscriber. It goes out at once unless the drain loop is running (the
-     * end being signalled, or a chunk queued before): then it is queued with the demand it answers, and the loop
-     * takes it.
+     * end being signalled, a chunk queued before, or demand asked for during the switch to direct being handed on):
+     * then it is queued, and the loop takes it without counting demand for it. Counting it as demand would let the
+     * loop hand that unit to the provider as well, were it queued just after the loop found the queue empty: the
+     * chunk would then wait for demand that never comes.
      */
     private void relay(ChatChunk chunk) {
         if (wip.get() == 0 && wip.compareAndSet(0, 1)) {
@@ -215,8 +220,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                 drainLoop(); // what came meanwhile
             }
         } else {
-            queue.offer(chunk); // before its demand: the loop never counts a unit it cannot find
-            demand.incrementAndGet();
+            queue.offer(chunk);
             drain();
         }
     }
