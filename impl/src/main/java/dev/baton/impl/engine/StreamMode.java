@@ -162,7 +162,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
         throw new UnsupportedOperationException("a stream is never answered with a degraded text");
     }
 
-    /** Emits queued chunks while there is demand, then the terminal signal once the queue is empty. */
+    /** Emits queued chunks while there is demand (direct: all), then the terminal signal once the queue is empty. */
     private void drain() {
         if (wip.getAndIncrement() == 0) {
             drainLoop();
@@ -385,7 +385,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
             loop.ended(attempt, new Served(true, firstTokenMillis, usage));
         }
 
-        /** No output by the first-token deadline fails the attempt; after the commit point, the idle window is checked. */
+        /** No output by the first-token deadline fails the attempt; past the commit point it checks the idle window. */
         private void firstTokenDue() {
             if (committed) {
                 idleCheck();

@@ -33,7 +33,7 @@ public final class InMemoryRecordStore implements RecordStore {
 
     @Override
     public void save(RequestRecord record) {
-        ring.set((int) (saves.getAndIncrement() % ring.length()), record);
+        ring.lazySet((int) (saves.getAndIncrement() % ring.length()), record); // a release store: no reader waits on it
     }
 
     /** Newest first and in place: the record of a request that just ended is found at once. */

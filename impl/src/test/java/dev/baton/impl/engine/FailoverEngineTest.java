@@ -526,8 +526,8 @@ class FailoverEngineTest {
     }
 
     /**
-     * The engine's stream gives no more chunks than asked for, before the commit point (held chunks released with
-     * the first output wait for demand) and after it (demand goes to the provider's stream as it comes), and loses none.
+     * The engine's stream gives no more chunks than asked for, before the commit point (held chunks released with the
+     * first output wait for demand) and after it (demand goes to the provider's stream as it comes), and loses none.
      */
     @Test
     void aStreamGivesExactlyTheChunksAskedForAndAllOfThemInOrder() throws Exception {
