@@ -4,13 +4,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.function.Consumer;
 
 /**
- * Splits a body into UTF-8 lines as bytes arrive, at LF, CR or CRLF (the text/event-stream line ends); a line is
- * decoded whole, so a character split across buffers survives. This runs for every byte of every stream, so the bytes
+ * Splits a body into UTF-8 lines as bytes arrive, at LF, CR or CRLF (the text/event-stream line ends), and hands on
+ * each line's bytes whole, so a character split across buffers survives. This runs for every byte of every stream, so the bytes
  * are copied once, in bulk, into an array of its own (Netty's buffers are mostly direct: read one byte at a time they
  * cost a bounds and a liveness check each), and line ends are looked for eight bytes at a time. Not thread-safe: fed by
  * one I/O thread.
@@ -32,15 +30,6 @@ public final class Lines {
 
     public Lines(long maxLineBytes) {
         this.maxLineBytes = maxLineBytes;
-    }
-
-    /**
-     * Hands every line {@code data} completes to {@code sink}, without its end.
-     *
-     * @throws IllegalStateException when a line grows past the limit
-     */
-    public void feed(ByteBuffer data, Consumer<String> sink) {
-        feed(data, (bytes, start, end) -> sink.accept(new String(bytes, start, end - start, StandardCharsets.UTF_8)));
     }
 
     /** Where {@link #feed(ByteBuffer, Sink)} hands each line: its UTF-8 bytes, not yet decoded. */
@@ -114,11 +103,6 @@ public final class Lines {
         if (lineBytes > maxLineBytes) {
             throw new IllegalStateException("a stream line is longer than " + maxLineBytes + " bytes");
         }
-    }
-
-    /** The last line when the body ended without a line end, or {@code null}. */
-    public String finish() {
-        return length == 0 ? null : new String(bytes, 0, length, StandardCharsets.UTF_8);
     }
 
     /** Hands {@code sink} the last line when the body ended without a line end. */

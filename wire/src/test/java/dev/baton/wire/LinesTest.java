@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class LinesTest {
@@ -17,8 +16,13 @@ class LinesTest {
     private final Lines lines = new Lines(16);
     private final List<String> out = new ArrayList<>();
 
+    /** Each line decoded whole, as a reader of the bytes would. */
+    private static Lines.Sink decoded(List<String> out) {
+        return (bytes, start, end) -> out.add(new String(bytes, start, end - start, StandardCharsets.UTF_8));
+    }
+
     private void feed(byte[] bytes) {
-        lines.feed(ByteBuffer.wrap(bytes), out::add);
+        lines.feed(ByteBuffer.wrap(bytes), decoded(out));
     }
 
     private void feed(String text) {
@@ -36,10 +40,10 @@ class LinesTest {
     void buffersWithoutAnArrayOrInsideOneSplitAlike() {
         byte[] text = "xxa\nb\r\nc\rd\n\nyy".getBytes(StandardCharsets.UTF_8);
         ByteBuffer inside = ByteBuffer.wrap(text, 0, text.length - 2).position(2).slice(); // an array offset of 2
-        lines.feed(inside, out::add);
+        lines.feed(inside, decoded(out));
         ByteBuffer direct = ByteBuffer.allocateDirect(text.length - 4).put(text, 2, text.length - 4).flip();
-        lines.feed(direct, out::add);
-        lines.feed(ByteBuffer.wrap(text, 2, text.length - 4).asReadOnlyBuffer(), out::add); // no array
+        lines.feed(direct, decoded(out));
+        lines.feed(ByteBuffer.wrap(text, 2, text.length - 4).asReadOnlyBuffer(), decoded(out)); // no array
 
         List<String> once = List.of("a", "b", "c", "d", "");
         assertEquals(Stream.of(once, once, once).flatMap(List::stream).toList(), out);
@@ -66,9 +70,9 @@ class LinesTest {
     void aLongLineGrowsAcrossBuffersAndTwoCrsAreAnEmptyLine() {
         Lines wide = new Lines(10_000);
         String long1 = "x".repeat(700);
-        wide.feed(ByteBuffer.wrap(long1.substring(0, 300).getBytes(StandardCharsets.UTF_8)), out::add);
-        wide.feed(ByteBuffer.wrap((long1.substring(300) + "\r\r").getBytes(StandardCharsets.UTF_8)), out::add);
-        wide.feed(ByteBuffer.wrap("\nz\n".getBytes(StandardCharsets.UTF_8)), out::add);
+        wide.feed(ByteBuffer.wrap(long1.substring(0, 300).getBytes(StandardCharsets.UTF_8)), decoded(out));
+        wide.feed(ByteBuffer.wrap((long1.substring(300) + "\r\r").getBytes(StandardCharsets.UTF_8)), decoded(out));
+        wide.feed(ByteBuffer.wrap("\nz\n".getBytes(StandardCharsets.UTF_8)), decoded(out));
 
         assertEquals(List.of(long1, "", "z"), out);
     }
@@ -77,7 +81,9 @@ class LinesTest {
     void theRestWithoutALineEndIsTheLastLine() {
         feed("a\nrest");
 
-        assertEquals("rest", lines.finish());
+        List<String> rest = new ArrayList<>();
+        lines.finish(decoded(rest));
+        assertEquals(List.of("rest"), rest);
         assertEquals(List.of("a"), out);
     }
 
@@ -86,7 +92,7 @@ class LinesTest {
         feed("a\nr\u00e9st");
         List<String> rest = new ArrayList<>();
 
-        lines.finish((bytes, start, end) -> rest.add(new String(bytes, start, end - start, StandardCharsets.UTF_8)));
+        lines.finish(decoded(rest));
 
         assertEquals(List.of("r\u00e9st"), rest);
     }
@@ -96,7 +102,6 @@ class LinesTest {
         feed("a\n");
         List<String> rest = new ArrayList<>();
 
-        assertNull(lines.finish());
         lines.finish((bytes, start, end) -> rest.add("called"));
         assertEquals(List.of(), rest);
     }
@@ -105,7 +110,7 @@ class LinesTest {
     void aLinePastTheLimitFails() {
         assertThrows(IllegalStateException.class, () -> feed("x".repeat(17)));
         byte[] endedInOneRead = ("x".repeat(17) + "\n").getBytes(StandardCharsets.UTF_8);
-        assertThrows(IllegalStateException.class, () -> new Lines(16).feed(ByteBuffer.wrap(endedInOneRead), out::add));
+        assertThrows(IllegalStateException.class, () -> new Lines(16).feed(ByteBuffer.wrap(endedInOneRead), decoded(out)));
     }
 
     @Test
@@ -139,7 +144,7 @@ class LinesTest {
         }
         Lines wide = new Lines(100);
         byte[] bytes = text.toString().getBytes(StandardCharsets.UTF_8);
-        wide.feed(ByteBuffer.allocateDirect(bytes.length).put(bytes).flip(), out::add);
+        wide.feed(ByteBuffer.allocateDirect(bytes.length).put(bytes).flip(), decoded(out));
 
         assertEquals(expected, out);
     }

@@ -13,8 +13,6 @@ import dev.baton.impl.config.Durations;
 import dev.baton.spi.ProviderFailure;
 import jakarta.json.JsonObject;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,16 +39,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>One instance per request and one subscriber.
  */
 final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.Subscription {
-
-    private static final VarHandle LAST_EVENT;
-
-    static {
-        try {
-            LAST_EVENT = MethodHandles.lookup().findVarHandle(StreamAttempt.class, "lastEventNanos", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final AtomicBoolean subscribed = new AtomicBoolean();
     private final Queue<ChatChunk> queue = new ConcurrentLinkedQueue<>();
@@ -241,7 +229,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
          * Written for each chunk with an opaque store, no fence: the idle check on the timer's thread needs to see it
          * soon, not in order with anything else.
          */
-        private long lastEventNanos = nanos();
+        private final AtomicLong lastEventNanos = new AtomicLong(nanos());
         private volatile boolean committed;
         private volatile boolean sawFinish;
         private volatile JsonObject usage;
@@ -286,7 +274,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                 if (ended) {
                     return;
                 }
-                LAST_EVENT.setOpaque(this, nanos());
+                lastEventNanos.setOpaque(nanos());
                 JsonObject relayed = inspect(json);
                 if (relayed == null) {
                     upstream.request(1); // in place of the chunk kept from the caller
@@ -304,7 +292,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
                     return;
                 }
                 long now = nanos();
-                LAST_EVENT.setOpaque(this, now);
+                lastEventNanos.setOpaque(now);
                 relayed = inspect(json);
                 if (relayed != null && loop.exchange().hasOutput(relayed)) {
                     committedNanos = now; // before the volatile write that publishes it to the first-token timer
@@ -400,7 +388,7 @@ final class StreamMode implements AttemptMode, Flow.Publisher<ChatChunk>, Flow.S
         private void idleCheck() {
             long now = nanos();
             Duration idle = loop.policy().streamIdleTimeout();
-            long silentFor = now - (long) LAST_EVENT.getOpaque(this);
+            long silentFor = now - lastEventNanos.getOpaque();
             boolean tooLong = now - committedNanos > loop.ctx().config().maxStreamDuration().toNanos();
             if (silentFor < idle.toNanos() && !tooLong) {
                 synchronized (this) {
