@@ -397,13 +397,32 @@ fi
 
 # The server's CPU time (user and system, in clock ticks) from /proc, and what a run spent of it per request: a
 # measure of cost that other jobs on the machine disturb far less than throughput.
-server_cpu_ticks() { awk '{ print $14, $15 }' "/proc/$SERVER_PID/stat"; }
+# With them, the times the server's threads were switched off a core (each a thread waking another or waiting): the
+# hand-offs between threads a request costs. Counted per thread, so that threads ending during a run do not subtract
+# theirs; switches.tsv keeps each run's by thread name.
+server_cpu_ticks() {
+    awk '{ print $14, $15 }' "/proc/$SERVER_PID/stat"
+    local snap; snap=$(mktemp -p "$OUT" switches.XXXXXX)
+    thread_switches > "$snap"
+    echo "$snap"
+}
+thread_switches() {
+    awk 'FNR == 1 { if (tid != "") print tid "\t" name "\t" n; split(FILENAME, p, "/"); tid = p[5]; n = 0 }
+        $1 == "Name:" { $1 = ""; name = substr($0, 2); gsub(/[0-9]+/, "#", name) } /ctxt_switches/ { n += $2 }
+        END { if (tid != "") print tid "\t" name "\t" n }' /proc/"$SERVER_PID"/task/*/status 2>/dev/null
+}
 server_cpu_per_request() {
     local before=($1) after=($(server_cpu_ticks)) hz requests
     hz=$(getconf CLK_TCK)
     requests=$(grep -o -E '(requests|ok)=[0-9]+' <<<"$2" | head -1 | cut -d= -f2)
-    awk -v u=$((after[0] - before[0])) -v s=$((after[1] - before[1])) -v hz="$hz" -v n="${requests:-0}" \
-        'BEGIN { if (n > 0) printf "server_cpu_us=%.1f server_sys_share=%.2f", (u + s) * 1e6 / hz / n, (u + s) ? s / (u + s) : 0 }'
+    local switches; switches=$(awk -F'\t' -v n="${requests:-0}" -v run="$3" 'NR == FNR { was[$1] = $3; next }
+        { d = $3 - was[$1]; total += d; by[$2] += d }
+        END { for (k in by) if (by[k] > 0 && n > 0) printf "%s\t%s\t%.3f\n", run, k, by[k] / n >> "'"$OUT"'/switches.tsv"
+              if (n > 0) printf "%.2f", total / n }' "${before[2]}" "${after[2]}")
+    rm -f "${before[2]}" "${after[2]}"
+    awk -v u=$((after[0] - before[0])) -v s=$((after[1] - before[1])) -v hz="$hz" -v n="${requests:-0}" -v c="$switches" \
+        'BEGIN { if (n > 0) printf "server_cpu_us=%.1f server_sys_share=%.2f server_switches=%s",
+        (u + s) * 1e6 / hz / n, (u + s) ? s / (u + s) : 0, c }'
 }
 
 # run_case ROUND CASE MODE (CASE: closed-KIND or open-KIND)
@@ -428,7 +447,7 @@ run_case() {
                         | grep '^OPEN' | cut -d' ' -f2-) ;;
     esac
     if [[ -n "${PROFILE:-}" && $3 == baton ]]; then "$JCMD" "$SERVER_PID" JFR.stop name=bench >/dev/null; fi
-    if [[ $3 != direct ]]; then line="$line $(server_cpu_per_request "$cpu_before" "$line")"; fi
+    if [[ $3 != direct ]]; then line="$line $(server_cpu_per_request "$cpu_before" "$line" "$1-$2-$3")"; fi
     echo "round=$1 case=$2 mode=$3 $line" >> "$RESULTS"
     log "  round $1 $2 $3: $line"
 }

@@ -26,9 +26,10 @@ import java.util.function.Supplier;
  * the client's socket reaches the provider's. {@code whenGone} runs once when the client disconnects, a write fails
  * or the container ends the async cycle, which is where the upstream exchange is cancelled.
  *
- * <p>Writes cost the container more than bytes do, so events are batched: the first event leaves on its own (the
- * caller is waiting for it), then what the stream has at hand, or what arrived in one network read of the provider's
- * answer ({@link ReadBurst}), leaves in one write and one flush.
+ * <p>Writes cost the container more than bytes do, so events are batched: what the stream has at hand, or what
+ * arrived in one network read of the provider's answer ({@link ReadBurst}), leaves in one write and one flush when
+ * the read ends. The first event too: the rest of its read is parsed in microseconds, and a write and flush of its own
+ * cost the server more than that.
  *
  * <p>The states, every change made by {@link #moveTo}:
  * <pre>
@@ -73,10 +74,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
          * answer finished now is written at once and never switches to non-blocking mode.
          */
         NEW,
-        /**
-         * Nothing flushed yet: the first event is written and flushed on its own, since the caller is waiting for
-         * it. Also while the client cannot take it yet: {@link #onWritePossible()} resumes.
-         */
+        /** No event taken yet: nothing is flushed, which would commit the status line before the answer is known. */
         FIRST_EVENT,
         /** Everything taken was written and flushed; the stream has been asked for its next event. */
         IDLE,
@@ -258,39 +256,24 @@ final class AsyncOutput implements WriteListener, AsyncListener {
      * it rests once the stream has nothing more at hand or the client cannot take more.
      */
     private State write(State from, boolean holding) throws IOException {
-        boolean firstEvent = from == State.NEW || from == State.FIRST_EVENT;
+        boolean taken = from != State.NEW && from != State.FIRST_EVENT; // an event, ever
         while (state == State.WRITING) {
-            State stalled = firstEvent ? from : State.WAITING_FOR_CLIENT;
+            State stalled = taken ? State.WAITING_FOR_CLIENT : from;
             byte[] next = queue.peek();
             if (next != null && next != END) {
                 queue.poll();
                 demanded = false;
+                taken = true;
                 pending.stage(next);
             }
-            if (firstEvent && !pending.isEmpty() && !finishing()) {
-                // The caller's first token waits neither for the events the provider sent with it nor, when the
-                // whole stream came in one read, for the completion.
-                if (!pending.write(out) || !pending.flush(out)) {
-                    return stalled;
-                }
-                firstEvent = false;
-                // Open Liberty at times holds back what a response's first flush sends until its next flush. So it
-                // counts as unflushed: inside a provider's read, the read's end flushes it with whatever came
-                // meanwhile; outside one, it is flushed again now.
-                pending.flushAgain();
-                holding = ReadBurst.defer(this::endOfRead);
-                if (!holding && !pending.flush(out)) {
-                    return State.WAITING_FOR_CLIENT;
-                }
-            } else if (next == END) {
+            if (next == END) {
                 if (!pending.write(out)) {
                     return stalled;
                 }
                 // complete() sends what was written, on Open Liberty from another thread: on a quiet server the answer
                 // leaves from here, a hand-off sooner (see OpenResponses). A write the container has not finished
                 // (not ready) is left to complete().
-                if (openResponses.quiet() && pending.hasUnflushed() && pending.flush(out) && firstEvent) {
-                    pending.flushAgain(); // the response's first flush, as above
+                if (openResponses.quiet() && pending.hasUnflushed()) {
                     pending.flush(out);
                 }
                 moveTo(State.COMPLETED); // before complete(): the container's onComplete then needs no lock
@@ -307,12 +290,13 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                 }
                 demanded = true;
                 whenDrained.run();
-            } else if (firstEvent) {
-                return from; // nothing to write; a flush now would commit the status line before the answer is known
+            } else if (pending.isEmpty()) {
+                return taken ? State.IDLE : from; // a flush of nothing would commit the status line before the answer
             } else {
                 // The stream has nothing more at hand: what was taken leaves now or, inside a provider's read that
-                // may hold more events, when that read ends.
-                if (holding || (!pending.isEmpty() && ReadBurst.defer(this::endOfRead))) {
+                // may hold more events, when that read ends. The first event too: the rest of its read is parsed in
+                // microseconds, less than a write and a flush of its own cost the server.
+                if (holding || ReadBurst.defer(this::endOfRead)) {
                     return State.HOLDING;
                 }
                 return pending.write(out) && pending.flush(out) ? State.IDLE : State.WAITING_FOR_CLIENT;
@@ -422,6 +406,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         private int length;
         /** Written since the last flush; flushing nothing would commit the status line too early. */
         private boolean unflushed;
+        /** Open Liberty at times holds back what a response's first flush sends until its next flush. */
+        private boolean flushedOnce;
 
         /** A lone item is kept as it is; it fills its array, so a second one starts a copy of both. */
         void stage(byte[] bytes) {
@@ -466,20 +452,15 @@ final class AsyncOutput implements WriteListener, AsyncListener {
          *         {@code onWritePossible()} follows
          */
         boolean flush(ServletOutputStream out) throws IOException {
-            if (!unflushed) {
-                return true;
+            while (unflushed) {
+                if (!out.isReady()) {
+                    return false;
+                }
+                out.flush();
+                unflushed = !flushedOnce; // the response's first flush is made twice
+                flushedOnce = true;
             }
-            if (!out.isReady()) {
-                return false;
-            }
-            out.flush();
-            unflushed = false;
             return true;
-        }
-
-        /** The next flush is due even if nothing is written before it. */
-        void flushAgain() {
-            unflushed = true;
         }
 
         void drop() {

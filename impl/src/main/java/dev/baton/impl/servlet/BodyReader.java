@@ -93,6 +93,12 @@ final class BodyReader implements ReadListener {
             }
             n += read;
         }
+        // Read to the end, as a listener would: WildFly counts a body not read to its end as unread, and when the
+        // response completes, drains it by resuming reads on the connection while its read listener waits for the
+        // next request, which that listener turns away, each time, until the request has ended.
+        if (in.read() != -1) {
+            throw new IOException("the body is longer than its Content-Length");
+        }
         return body;
     }
 

@@ -157,14 +157,16 @@ class AsyncOutputTest {
     }
 
     @Test
-    void eventsThatArriveInOneProviderReadLeaveInOneWriteAndOneFlushAfterTheFirst() {
+    void eventsThatArriveInOneProviderReadLeaveInOneWriteAndOneFlushTheFirstEventIncluded() {
         output.start(() -> { }, () -> { });
         try (ReadBurst.Read ignored = ReadBurst.read()) {
             for (int i = 1; i <= 5; i++) {
                 output.send(bytes("e" + i));
             }
+            assertEquals(List.of(), log, "nothing leaves before the read ends");
         }
-        assertEquals(List.of("w:e1", "flush", "w:e2e3e4e5", "flush"), log);
+        // The response's first flush is made twice: Open Liberty may hold back what the first sends.
+        assertEquals(List.of("w:e1e2e3e4e5", "flush", "flush"), log);
     }
 
     @Test
@@ -185,7 +187,7 @@ class AsyncOutputTest {
             }
         }, () -> { });
         output.send(bytes("e1"));
-        assertEquals(List.of("w:e1", "flush", "flush", "w:e2e3", "flush"), log);
+        assertEquals(List.of("w:e1e2e3", "flush", "flush"), log);
     }
 
     @Test
@@ -196,7 +198,7 @@ class AsyncOutputTest {
             output.send(bytes("e2"));
             output.finish(bytes("[DONE]"));
         }
-        assertEquals(List.of("w:e1", "flush", "w:e2[DONE]", "complete"), log);
+        assertEquals(List.of("w:e1e2[DONE]", "complete"), log);
     }
 
     @Test
@@ -239,10 +241,11 @@ class AsyncOutputTest {
             out.ready = false; // a write still pending: flushing now would be refused
             output.send(bytes("e3"));
         }
-        assertEquals(List.of("w:e1", "flush"), log);
+        assertEquals(List.of(), log);
+        assertEquals(WAITING_FOR_CLIENT, output.state());
         out.ready = true;
         output.onWritePossible();
-        assertEquals(List.of("w:e1", "flush", "w:e2e3", "flush"), log);
+        assertEquals(List.of("w:e1e2e3", "flush", "flush"), log);
     }
 
     @Test
@@ -269,8 +272,7 @@ class AsyncOutputTest {
         }
         List<Integer> written = log.stream().filter(e -> e.startsWith("w:")).map(e -> e.length() - 2).toList();
         assertEquals(20 * 1000, written.stream().mapToInt(Integer::intValue).sum());
-        assertEquals(1000, written.get(0)); // the first event, alone
-        for (int size : written.subList(1, written.size() - 1)) {
+        for (int size : written.subList(0, written.size() - 1)) {
             assertEquals(AsyncOutput.STAGE_LIMIT + 1000 - AsyncOutput.STAGE_LIMIT % 1000, size);
         }
         assertEquals("flush", log.get(log.size() - 1));
@@ -331,7 +333,7 @@ class AsyncOutputTest {
             quiet.send(bytes("e2"));
             quiet.finish(bytes("[DONE]"));
         }
-        assertEquals(List.of("w:e1", "flush", "w:e2[DONE]", "flush", "complete"), log);
+        assertEquals(List.of("w:e1e2[DONE]", "flush", "flush", "complete"), log);
     }
 
     @Test
@@ -415,13 +417,14 @@ class AsyncOutputTest {
     }
 
     @Test
-    void aFirstEventTheClientCannotTakeYetStillLeavesAloneWhenItCan() {
+    void aFirstEventTheClientCannotTakeYetLeavesWhenItCan() {
         startCountingAsks(new ArrayList<>());
         output.onWritePossible();
+        assertEquals(FIRST_EVENT, output.state());
         out.ready = false;
         output.send(bytes("e1"));
         assertEquals(List.of(), log);
-        assertEquals(FIRST_EVENT, output.state());
+        assertEquals(WAITING_FOR_CLIENT, output.state());
 
         out.ready = true;
         output.onWritePossible();
@@ -472,7 +475,7 @@ class AsyncOutputTest {
         out.fillsUp = true;
         output.send(bytes("e1"));
         assertEquals(List.of("w:e1"), log, "a flush while a write is pending would be refused");
-        assertEquals(FIRST_EVENT, output.state());
+        assertEquals(WAITING_FOR_CLIENT, output.state());
 
         out.fillsUp = false;
         out.ready = true;
@@ -486,7 +489,7 @@ class AsyncOutputTest {
     void aStreamThatEndsWhenAskedIsCompletedByTheSameWrite() {
         output.start(() -> output.finish(bytes("[DONE]")), () -> { });
         output.send(bytes("e1"));
-        assertEquals(List.of("w:e1", "flush", "flush", "w:[DONE]", "complete"), log);
+        assertEquals(List.of("w:e1[DONE]", "complete"), log);
         assertEquals(COMPLETED, output.state());
     }
 
@@ -538,7 +541,7 @@ class AsyncOutputTest {
         }, () -> gone.add("gone"));
         assertThrows(UnsupportedOperationException.class, () -> output.send(bytes("e1")));
         assertEquals(List.of("gone"), gone);
-        assertEquals(List.of("w:e1", "flush", "flush", "complete"), log);
+        assertEquals(List.of("complete"), log, "the event staged when the stream threw is dropped with it");
         assertEquals(GONE, output.state());
     }
 }

@@ -39,6 +39,8 @@ class BodyReaderTest {
         final Deque<byte[]> chunks = new ArrayDeque<>();
         boolean finished;
         ReadListener listener;
+        /** A read answered -1: the container saw the body read to its end. */
+        boolean readToEnd;
 
         @Override
         public boolean isFinished() {
@@ -57,7 +59,8 @@ class BodyReaderTest {
 
         @Override
         public int read() {
-            throw new UnsupportedOperationException();
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
         }
 
         /** What the queued chunks hold: the container's buffer. */
@@ -76,6 +79,7 @@ class BodyReaderTest {
         public int read(byte[] b, int off, int len) {
             byte[] next = chunks.poll();
             if (next == null) {
+                readToEnd = true;
                 return -1;
             }
             int n = Math.min(len, next.length);
@@ -107,7 +111,18 @@ class BodyReaderTest {
 
         assertArrayEquals("{\"a\":1}".getBytes(StandardCharsets.UTF_8), body.getNow(null));
         assertNull(in.listener);
+        assertTrue(in.readToEnd, "read to its end, or WildFly drains it after the response");
         assertTrue(time.idle(), "no read limit to keep");
+    }
+
+    @Test
+    void aHeldBodyLongerThanItsContentLengthFails() {
+        Input in = new Input();
+        in.chunks.add("{\"a\":1}{".getBytes(StandardCharsets.UTF_8));
+        BodyReader.read(in, 7, 1024, LIMIT, time, body::complete, failure::complete);
+
+        assertTrue(failure.getNow(null) instanceof IOException, () -> String.valueOf(failure.getNow(null)));
+        assertFalse(body.isDone());
     }
 
     @Test
