@@ -21,7 +21,9 @@ import java.util.function.Consumer;
  *
  * <p>A body the container already holds whole is read at once on the request's thread, which saves handing the
  * listener's first callback to another thread. That read cannot block: it is made only when
- * {@link ServletInputStream#available()} says the whole body is there; otherwise the listener reads all of it.
+ * {@link ServletInputStream#available()} says the whole body is there, and its last read, which finds the end as a
+ * listener does, needs no bytes (the body's Content-Length told the container where it ends); otherwise the listener
+ * reads all of it.
  * WildFly holds a chat request's few hundred bytes once it has the headers; Open Liberty reports none before the
  * application reads, so there the listener always reads.
  */
@@ -93,9 +95,8 @@ final class BodyReader implements ReadListener {
             }
             n += read;
         }
-        // Read to the end, as a listener would: WildFly counts a body not read to its end as unread, and when the
-        // response completes, drains it by resuming reads on the connection while its read listener waits for the
-        // next request, which that listener turns away, each time, until the request has ended.
+        // Read to the end (-1), as a listener does: on WildFly, a body left short of it kept the connection's I/O
+        // thread busy in Undertow's read listener, which loops while a request is still running (performance.md).
         if (in.read() != -1) {
             throw new IOException("the body is longer than its Content-Length");
         }
