@@ -400,7 +400,7 @@ fi
 # With them, the times the server's threads were switched off a core (each a thread waking another or waiting): the
 # hand-offs between threads a request costs. Counted per thread, so that threads ending during a run do not subtract
 # theirs; switches.tsv keeps each run's by thread name.
-server_cpu_ticks() {
+server_counters() {
     awk '{ print $14, $15 }' "/proc/$SERVER_PID/stat"
     local snap; snap=$(mktemp -p "$OUT" switches.XXXXXX)
     thread_switches > "$snap"
@@ -412,7 +412,7 @@ thread_switches() {
         END { if (tid != "") print tid "\t" name "\t" n }' /proc/"$SERVER_PID"/task/*/status 2>/dev/null
 }
 server_cpu_per_request() {
-    local before=($1) after=($(server_cpu_ticks)) hz requests
+    local before=($1) after=($(server_counters)) hz requests
     hz=$(getconf CLK_TCK)
     requests=$(grep -o -E '(requests|ok)=[0-9]+' <<<"$2" | head -1 | cut -d= -f2)
     local switches; switches=$(awk -F'\t' -v n="${requests:-0}" -v run="$3" 'NR == FNR { was[$1] = $3; next }
@@ -435,7 +435,7 @@ run_case() {
         *) url=$BATON_BASE; auth=$BATON_AUTH ;;
     esac
     url=$url/${KIND_PATH[$kind]}
-    local cpu_before; cpu_before=$(server_cpu_ticks)
+    local counters_before; counters_before=$(server_counters)
     if [[ -n "${PROFILE:-}" && $3 == baton ]]; then
         "$JCMD" "$SERVER_PID" JFR.start name=bench settings=${BENCH_JFR_SETTINGS:-profile} filename="$OUT/jfr/$1-$2.jfr" >/dev/null
     fi
@@ -447,7 +447,7 @@ run_case() {
                         | grep '^OPEN' | cut -d' ' -f2-) ;;
     esac
     if [[ -n "${PROFILE:-}" && $3 == baton ]]; then "$JCMD" "$SERVER_PID" JFR.stop name=bench >/dev/null; fi
-    if [[ $3 != direct ]]; then line="$line $(server_cpu_per_request "$cpu_before" "$line" "$1-$2-$3")"; fi
+    if [[ $3 != direct ]]; then line="$line $(server_cpu_per_request "$counters_before" "$line" "$1-$2-$3")"; fi
     echo "round=$1 case=$2 mode=$3 $line" >> "$RESULTS"
     log "  round $1 $2 $3: $line"
 }

@@ -8,10 +8,10 @@ import java.util.Arrays;
 
 /**
  * Splits a body into UTF-8 lines as bytes arrive, at LF, CR or CRLF (the text/event-stream line ends), and hands on
- * each line's bytes whole, so a character split across buffers survives. This runs for every byte of every stream, so the bytes
- * are copied once, in bulk, into an array of its own (Netty's buffers are mostly direct: read one byte at a time they
- * cost a bounds and a liveness check each), and line ends are looked for eight bytes at a time. Not thread-safe: fed by
- * one I/O thread.
+ * each line's bytes whole, so a character split across buffers survives. This runs for every byte of every stream, so
+ * the bytes are copied once, in bulk, into an array of its own (Netty's buffers are mostly direct: read one byte at a
+ * time they cost a bounds and a liveness check each), and line ends are looked for eight bytes at a time. Not
+ * thread-safe: fed by one I/O thread.
  */
 public final class Lines {
 

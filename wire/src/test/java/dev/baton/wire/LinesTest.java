@@ -110,7 +110,8 @@ class LinesTest {
     void aLinePastTheLimitFails() {
         assertThrows(IllegalStateException.class, () -> feed("x".repeat(17)));
         byte[] endedInOneRead = ("x".repeat(17) + "\n").getBytes(StandardCharsets.UTF_8);
-        assertThrows(IllegalStateException.class, () -> new Lines(16).feed(ByteBuffer.wrap(endedInOneRead), decoded(out)));
+        assertThrows(IllegalStateException.class,
+                () -> new Lines(16).feed(ByteBuffer.wrap(endedInOneRead), decoded(out)));
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Predicate;
 
 /**
  * Keeps the records of the last {@code capacity} saves in a ring: a save is one counter increment and one store, which
@@ -36,28 +37,21 @@ public final class InMemoryRecordStore implements RecordStore {
         ring.lazySet((int) (saves.getAndIncrement() % ring.length()), record); // a release store: no reader waits on it
     }
 
-    /** Newest first and in place: the record of a request that just ended is found at once. */
     @Override
     public Optional<RequestRecord> find(String id) {
-        long last = saves.get() - 1;
-        for (long i = last; i > last - size(); i--) {
-            RequestRecord r = ring.get((int) (i % ring.length()));
-            if (r != null && r.id().equals(id)) {
-                return Optional.of(r);
-            }
-        }
-        return Optional.empty();
+        return Optional.ofNullable(newestFirst(r -> r.id().equals(id)));
     }
 
     @Override
     public List<RequestRecord> search(RecordQuery query) {
         List<RequestRecord> found = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        for (RequestRecord r : newestFirst()) {
+        newestFirst(r -> {
             if (seen.add(r.id()) && query.matches(r)) {
                 found.add(r);
             }
-        }
+            return false; // on to the oldest
+        });
         found.sort(Comparator.comparing(RequestRecord::startedAt).reversed());
         return List.copyOf(found.subList(0, Math.min(found.size(), query.limit())));
     }
@@ -67,17 +61,20 @@ public final class InMemoryRecordStore implements RecordStore {
         return (int) Math.min(saves.get(), ring.length());
     }
 
-    /** A snapshot of the ring from the last save back; saves made meanwhile may or may not be in it. */
-    private List<RequestRecord> newestFirst() {
+    /**
+     * Walks the ring in place from the last save back (a request's own record, looked up just after it ends, comes
+     * first) and returns the first record {@code stop} accepts, or {@code null}. Saves made meanwhile may or may not be
+     * seen.
+     */
+    private RequestRecord newestFirst(Predicate<RequestRecord> stop) {
         long last = saves.get() - 1;
         int n = size();
-        List<RequestRecord> records = new ArrayList<>(n);
         for (long i = last; i > last - n; i--) {
             RequestRecord r = ring.get((int) (i % ring.length()));
-            if (r != null) {
-                records.add(r);
+            if (r != null && stop.test(r)) {
+                return r;
             }
         }
-        return records;
+        return null;
     }
 }
