@@ -435,7 +435,7 @@ run_case() {
         *) url=$BATON_BASE; auth=$BATON_AUTH ;;
     esac
     url=$url/${KIND_PATH[$kind]}
-    local counters_before; counters_before=$(server_counters)
+    local counters_before; if [[ $3 != direct ]]; then counters_before=$(server_counters); fi
     if [[ -n "${PROFILE:-}" && $3 == baton ]]; then
         "$JCMD" "$SERVER_PID" JFR.start name=bench settings=${BENCH_JFR_SETTINGS:-profile} filename="$OUT/jfr/$1-$2.jfr" >/dev/null
     fi
