@@ -6,14 +6,27 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.IntStream;
 
 /**
  * Whether a model can serve a request as configured ({@code baton.models.<model>.*}): the plan stage skips a
  * target that cannot, with the reason, instead of letting it fail in a new way. Pure.
  */
 final class Eligibility {
+
+    /** The input modalities a request can need, in the order a missing one is reported. */
+    private static final List<String> MODALITIES = List.of("audio", "image", "text");
+    /** Each set of them, indexed by its bits in {@link #MODALITIES} order: a request's is one of these, not a new one. */
+    private static final List<Set<String>> MODALITY_SETS = IntStream.range(0, 1 << MODALITIES.size())
+            .mapToObj(bits -> Set.copyOf(IntStream.range(0, MODALITIES.size()).filter(i -> (bits & 1 << i) != 0)
+                    .mapToObj(MODALITIES::get).toList()))
+            .toList();
+    private static final int AUDIO = 1;
+    private static final int IMAGE = 2;
+    private static final int TEXT = 4;
 
     private Eligibility() {
     }
@@ -33,13 +46,13 @@ final class Eligibility {
 
         static Needs of(JsonObject body) {
             boolean tools = body.get("tools") instanceof JsonArray a && !a.isEmpty();
-            Set<String> modalities = new TreeSet<>();
+            int modalities = 0;
             long chars = 0;
             if (body.get("messages") instanceof JsonArray messages) {
                 for (JsonValue message : messages) {
                     JsonValue content = message instanceof JsonObject m ? m.get("content") : null;
                     if (content instanceof JsonString s) {
-                        modalities.add("text");
+                        modalities |= TEXT;
                         chars += s.getString().length();
                     } else if (content instanceof JsonArray parts) {
                         for (JsonValue part : parts) {
@@ -48,20 +61,20 @@ final class Eligibility {
                             }
                             switch (type.getString()) {
                                 case "text" -> {
-                                    modalities.add("text");
+                                    modalities |= TEXT;
                                     if (p.get("text") instanceof JsonString text) {
                                         chars += text.getString().length();
                                     }
                                 }
-                                case "image_url" -> modalities.add("image");
-                                case "input_audio" -> modalities.add("audio");
+                                case "image_url" -> modalities |= IMAGE;
+                                case "input_audio" -> modalities |= AUDIO;
                                 default -> { }
                             }
                         }
                     }
                 }
             }
-            return new Needs(tools, modalities, (chars + 3) / 4);
+            return new Needs(tools, MODALITY_SETS.get(modalities), (chars + 3) / 4);
         }
     }
 
@@ -76,8 +89,8 @@ final class Eligibility {
         if (needs.tools() && !model.tools()) {
             return model.model() + " cannot call tools (" + key + "tools=false)";
         }
-        for (String modality : needs.modalities()) {
-            if (!model.modalities().contains(modality)) {
+        for (String modality : MODALITIES) {
+            if (needs.modalities().contains(modality) && !model.modalities().contains(modality)) {
                 return model.model() + " cannot read " + modality + " input (" + key + "modalities="
                         + String.join(",", new TreeSet<>(model.modalities())) + ")";
             }

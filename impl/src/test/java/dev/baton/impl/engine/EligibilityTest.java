@@ -28,6 +28,9 @@ class EligibilityTest {
             + " {'type': 'image_url', 'image_url': {'url': 'data:image/png;base64," + "A".repeat(400) + "'}}]}]}";
     private static final String AUDIO_IN = "{'messages': [{'role': 'user', 'content': [{'type': 'input_audio',"
             + " 'input_audio': {'data': 'AAAA', 'format': 'wav'}}]}]}";
+    private static final String IMAGE_AND_AUDIO = "{'messages': [{'role': 'user', 'content': [{'type': 'image_url',"
+            + " 'image_url': {'url': 'https://example.com/a.png'}}, {'type': 'input_audio', 'input_audio': {'data': 'AAAA',"
+            + " 'format': 'wav'}}]}]}";
     /** 40 characters over two messages: 10 tokens, exactly the window. */
     private static final String FORTY = "{'messages': [{'role': 'system', 'content': '" + "s".repeat(20) + "'},"
             + " {'role': 'user', 'content': [{'type': 'text', 'text': '" + "u".repeat(20) + "'}]}]}";
@@ -46,6 +49,8 @@ class EligibilityTest {
                 Arguments.of(TEXT_ONLY, HELLO, null),
                 Arguments.of(ANY, AUDIO_IN, "gpt-x cannot read audio input (baton.models.gpt-x.modalities=image,text)"),
                 Arguments.of(AUDIO, AUDIO_IN, null),
+                // two missing: the first in the order audio, image, text is named, whatever the request's order
+                Arguments.of(TEXT_ONLY, IMAGE_AND_AUDIO, "gpt-x cannot read audio input (baton.models.gpt-x.modalities=text)"),
                 Arguments.of(WINDOW_10, FORTY, null),
                 Arguments.of(WINDOW_10, FORTY_ONE, "gpt-x has too small a context window for an estimated 11 prompt tokens"
                         + " (baton.models.gpt-x.context-window=10)"),
@@ -65,6 +70,21 @@ class EligibilityTest {
     @MethodSource("estimates")
     void estimatesCharactersOverFourRoundedUp(String body, long tokens) {
         assertEquals(tokens, Eligibility.Needs.of(json(body)).estimatedTokens());
+    }
+
+    @ParameterizedTest
+    @MethodSource("modalities")
+    void needsTheModalitiesOfItsContents(String body, Set<String> modalities) {
+        assertEquals(modalities, Eligibility.Needs.of(json(body)).modalities());
+    }
+
+    static Stream<Arguments> modalities() {
+        return Stream.of(
+                Arguments.of(HELLO, Set.of("text")),
+                Arguments.of(IMAGE, Set.of("text", "image")),
+                Arguments.of(AUDIO_IN, Set.of("audio")),
+                Arguments.of(IMAGE_AND_AUDIO, Set.of("image", "audio")),
+                Arguments.of("{'messages': [{'role': 'assistant', 'content': null}]}", Set.of()));
     }
 
     static Stream<Arguments> estimates() {
