@@ -69,6 +69,9 @@ Flags:
   --quick             1 round, 5 s runs, 5 s warm-up, no many-streams run (unless --streams is given)
   --profile           record the server with JFR (settings=profile) during each run through Baton, into jfr/,
                       and sum up where its CPU went in profile.md
+  --async-profile     record the server with async-profiler (tools.profiler:async-profiler from Maven Central) during
+                      each closed-loop run through Baton and through the Netty relay, into profile/, and put their
+                      CPU samples per 1,000 requests side by side in profile.md. Unlike JFR it works on WildFly.
   --offline           pass -o to Maven
   --no-build          reuse the WAR and server already built under war-sample/target
   --war FILE          run this sample WAR instead of the one built (e.g. one built from an older commit, to
@@ -99,6 +102,7 @@ while [[ $# -gt 0 ]]; do
         --server) SERVER=$2; shift ;;
         --quick) ROUNDS=1; DURATION=5; OPEN_SECONDS=5; WARMUP=5; SETTLE=3; QUICK=1 ;;
         --profile) PROFILE=1 ;;
+        --async-profile) ASYNC_PROFILE=1 ;;
         --offline) OFFLINE=-o ;;
         --no-build) BUILD= ;;
         --war) WAR=$(readlink -f "$2"); shift ;;
@@ -109,6 +113,9 @@ while [[ $# -gt 0 ]]; do
     shift
 done
 if [[ -n "${QUICK:-}" && -z "$STREAMS_SET" ]]; then STREAMS=0; fi
+if [[ -n "${PROFILE:-}" && -n "${ASYNC_PROFILE:-}" ]]; then
+    echo "--profile and --async-profile: choose one (two profilers at once measure each other)" >&2; exit 2
+fi
 KINDS=()   # the kinds of request the cases send, each once, in the cases' order
 for c in "${CASES[@]}"; do
     [[ " ${ALL_CASES[*]} " == *" $c "* ]] || { echo "unknown case $c (cases: ${ALL_CASES[*]})" >&2; exit 2; }
@@ -186,6 +193,16 @@ done
 log "output in $OUT"
 "$(dirname "$JAVA")/javac" -d "$OUT/classes" "$HERE/FakeUpstream.java" "$HERE/Answers.java" "$HERE/LoadDriver.java" \
     "$HERE/ProfileSummary.java"
+# async-profiler: a native agent in a Maven Central jar, loaded into the running server by jcmd.
+if [[ -n "${ASYNC_PROFILE:-}" ]]; then
+    case "$(uname -m)" in x86_64) ap_arch=linux-x64 ;; aarch64) ap_arch=linux-arm64 ;;
+        *) echo "--async-profile: no async-profiler build for $(uname -m)" >&2; exit 1 ;; esac
+    (cd "$ROOT" && mvn -B -q $OFFLINE dependency:copy -Dartifact=tools.profiler:async-profiler:4.1 \
+        -DoutputDirectory="$OUT/async-profiler") >/dev/null
+    unzip -q -o "$OUT"/async-profiler/async-profiler-4.1.jar "$ap_arch/*" -d "$OUT/async-profiler"
+    ASYNC_PROFILER_LIB=$OUT/async-profiler/$ap_arch/libasyncProfiler.so
+    mkdir -p "$OUT/profile"
+fi
 # The server's floor (Floor.java): a servlet answering from memory, deployed beside the sample as floor.war.
 SERVLET_API=$(ls "${M2_REPO:-$HOME/.m2/repository}"/jakarta/servlet/jakarta.servlet-api/6.*/jakarta.servlet-api-6.*.jar \
     2>/dev/null | grep -v sources | head -1 || true)
@@ -439,6 +456,11 @@ run_case() {
     if [[ -n "${PROFILE:-}" && $3 == baton ]]; then
         "$JCMD" "$SERVER_PID" JFR.start name=bench settings=${BENCH_JFR_SETTINGS:-profile} filename="$OUT/jfr/$1-$2.jfr" >/dev/null
     fi
+    local profiled=; if [[ -n "${ASYNC_PROFILE:-}" && $2 == closed-* && ($3 == baton || $3 == nettyrelay) ]]; then
+        profiled=$OUT/profile/$1-$2-$3.collapsed
+        # ctimer: each thread's CPU time, sampled every millisecond; the inner quotes keep jcmd from splitting it
+        "$JCMD" "$SERVER_PID" JVMTI.agent_load "$ASYNC_PROFILER_LIB" '"start,event=ctimer,interval=1ms"' >/dev/null
+    fi
     driver_flags "$kind"
     case "$2" in
         closed-*) line=$(wrk_run "$url" "$auth" "${KIND_BODY[$kind]}" "$DURATION") ;;
@@ -447,6 +469,10 @@ run_case() {
                         | grep '^OPEN' | cut -d' ' -f2-) ;;
     esac
     if [[ -n "${PROFILE:-}" && $3 == baton ]]; then "$JCMD" "$SERVER_PID" JFR.stop name=bench >/dev/null; fi
+    if [[ -n "$profiled" ]]; then
+        "$JCMD" "$SERVER_PID" JVMTI.agent_load "$ASYNC_PROFILER_LIB" "\"stop,file=$profiled,collapsed\"" >/dev/null
+        echo "$profiled=$(grep -o -E 'requests=[0-9]+' <<<"$line" | cut -d= -f2)" >> "$OUT/profile/requests"
+    fi
     if [[ $3 != direct ]]; then line="$line $(server_cpu_per_request "$counters_before" "$line" "$1-$2-$3")"; fi
     echo "round=$1 case=$2 mode=$3 $line" >> "$RESULTS"
     log "  round $1 $2 $3: $line"
@@ -471,6 +497,11 @@ if [[ -n "${PROFILE:-}" ]]; then
     "${J[@]}" ProfileSummary "$OUT"/jfr/*.jfr > "$OUT/profile.md"
     log "JFR recordings in jfr/, where the CPU went in profile.md (full stacks:"
     log "  jfr print --stack-depth 64 --events jdk.ExecutionSample $OUT/jfr/<round>-<case>.jfr)"
+fi
+if [[ -n "${ASYNC_PROFILE:-}" && -s "$OUT/profile/requests" ]]; then
+    mapfile -t profiled_runs < "$OUT/profile/requests"
+    "${J[@]}" ProfileSummary "${profiled_runs[@]}" > "$OUT/profile.md"
+    log "async-profiler's collapsed stacks in profile/, CPU samples per 1,000 requests in profile.md"
 fi
 
 # ---- many slow streams through Baton: threads and heap of the server ------------------------------------------
