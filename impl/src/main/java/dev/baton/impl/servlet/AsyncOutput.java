@@ -33,7 +33,7 @@ import java.util.function.Supplier;
  *
  * <p>The states, every change made by {@link #moveTo}:
  * <pre>
- *   NEW ──start()──▶ FIRST_EVENT
+ *   NEW ──start()──▶ FIRST_EVENT              (answer(): a whole answer queued, then started)
  *    │                   │ send(), finish(), onWritePossible(), the end of a provider's read
  *    │ finish()          ▼
  *    └────────────▶ WRITING ──▶ FIRST_EVENT | IDLE | HOLDING | WAITING_FOR_CLIENT   (then back to WRITING)
@@ -161,6 +161,38 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         }
         this.whenDrained = drained;
         this.whenGone = gone;
+        begin();
+    }
+
+    /**
+     * Sets what runs once when the client goes before the response ends, without starting the output (a whole answer
+     * starts it with {@link #answer}); runs it at once when the response ended already.
+     */
+    void onGone(Runnable gone) {
+        synchronized (this) {
+            if (!state.ended()) {
+                whenGone = gone;
+                return;
+            }
+        }
+        gone.run();
+    }
+
+    /**
+     * Writes a whole answer and completes the response, starting the output only now: the container's first callback
+     * writes it. On WildFly that callback runs on the connection's I/O thread, which is where Undertow takes the
+     * response's buffer from its pool and gives it back; an answer written from the HTTP client's thread after an
+     * early start took a new 16 KB direct buffer for nearly every response (performance.md).
+     */
+    synchronized void answer(byte[] body) {
+        finish(body);
+        if (!state.ended()) {
+            begin();
+        }
+    }
+
+    /** Non-blocking mode, once. */
+    private void begin() {
         if (state == State.NEW) {
             moveTo(State.FIRST_EVENT); // before the listener: the container may call it at once
             out.setWriteListener(this);

@@ -196,24 +196,23 @@ public class ChatEndpointServlet extends HttpServlet {
             if (reply instanceof Reply.Streamed streamed) {
                 new SseRelay(response, output, refusalId, streamed.api() == Api.RESPONSES).subscribeTo(streamed.chunks());
             } else if (reply instanceof Reply.Completed completed) {
-                output.start(() -> { }, () -> completed.response().cancel(true));
+                output.onGone(() -> completed.response().cancel(true));
                 completed.response().whenComplete((ok, error) -> answer(error == null ? Responses.success(ok)
                         : Responses.failure(Futures.unwrap(error), refusalId)));
             } else {
-                output.start(() -> { }, () -> { });
                 ((Reply.Answered) reply).answer().whenComplete((answer, error) ->
                         answer(error == null ? answer : Responses.failure(Futures.unwrap(error), refusalId)));
             }
         }
 
         void refuse(Throwable error) {
-            output.start(() -> { }, () -> { });
             answer(Responses.failure(error, refusalId));
         }
 
+        /** A whole answer starts the output only when it is at hand (see {@link AsyncOutput#answer}). */
         private void answer(Answer answer) {
             answer.applyTo(response);
-            output.finish(answer.body());
+            output.answer(answer.body());
         }
     }
 }

@@ -203,9 +203,8 @@ public class OperatorServlet extends HttpServlet {
     }
 
     private static void send(HttpServletResponse response, AsyncOutput output, Answer answer) {
-        output.start(() -> { }, () -> { });
         answer.applyTo(response);
-        output.finish(answer.body());
+        output.answer(answer.body());
     }
 
     private JsonObject connection(ConnectionHealth.Snapshot snapshot) {

@@ -23,6 +23,7 @@ import static dev.baton.impl.servlet.AsyncOutput.State.IDLE;
 import static dev.baton.impl.servlet.AsyncOutput.State.NEW;
 import static dev.baton.impl.servlet.AsyncOutput.State.WAITING_FOR_CLIENT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -206,6 +207,33 @@ class AsyncOutputTest {
         output.start(() -> { }, () -> { });
         output.finish(bytes("{\"answer\":1}"));
         assertEquals(List.of("w:{\"answer\":1}", "complete"), log);
+    }
+
+    @Test
+    void aWholeAnswerStartsTheOutputAndTheContainersFirstCallbackWritesIt() {
+        output.answer(bytes("{\"answer\":1}"));
+        assertEquals(List.of(), log, "written from the container's callback, not from the caller's thread");
+        assertSame(output, out.listener);
+        assertEquals(FIRST_EVENT, output.state());
+
+        output.onWritePossible();
+        assertEquals(List.of("w:{\"answer\":1}", "complete"), log);
+        assertEquals(COMPLETED, output.state());
+    }
+
+    @Test
+    void whatRunsWhenTheClientGoesIsSetWithoutStartingTheOutput() {
+        List<String> cancelled = new ArrayList<>();
+        output.onGone(() -> cancelled.add("upstream"));
+        assertEquals(NEW, output.state());
+        assertNull(out.listener);
+
+        output.onError(new IOException("connection reset"));
+        assertEquals(List.of("upstream"), cancelled);
+        assertEquals(GONE, output.state());
+
+        output.onGone(() -> cancelled.add("late")); // the client went before it was set: at once
+        assertEquals(List.of("upstream", "late"), cancelled);
     }
 
     @Test
