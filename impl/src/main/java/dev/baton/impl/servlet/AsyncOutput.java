@@ -33,12 +33,11 @@ import java.util.function.Supplier;
  *
  * <p>The states, every change made by {@link #moveTo}:
  * <pre>
- *   NEW ──start()──▶ FIRST_EVENT              (answer(): a whole answer queued, then started)
- *    │                   │ send(), finish(), onWritePossible(), the end of a provider's read
- *    │ finish()          ▼
- *    └────────────▶ WRITING ──▶ FIRST_EVENT | IDLE | HOLDING | WAITING_FOR_CLIENT   (then back to WRITING)
- *                        │                     (NEW, when an answer finished before start() must wait)
- *                        └──▶ COMPLETED   the end was written
+ *   NEW ──start(), answer()──▶ FIRST_EVENT
+ *                                  │ send(), finish(), onWritePossible(), the end of a provider's read
+ *                                  ▼
+ *                               WRITING ──▶ FIRST_EVENT | IDLE | HOLDING | WAITING_FOR_CLIENT   (then back to WRITING)
+ *                                  └──▶ COMPLETED   the end was written
  *
  *   any state but COMPLETED ──▶ GONE   client gone, write failed, cycle ended by the container, last resort
  * </pre>
@@ -70,8 +69,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
 
     enum State {
         /**
-         * {@link #start} not called: the container's stream is still blocking. Events wait for {@code start}; an
-         * answer finished now is written at once and never switches to non-blocking mode.
+         * Not started: the container's stream is still blocking, and what is sent or finished is only queued until
+         * {@link #start} or {@link #answer} switches it to non-blocking mode.
          */
         NEW,
         /** No event taken yet: nothing is flushed, which would commit the status line before the answer is known. */
@@ -105,7 +104,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         /** The transitions of the diagram above. */
         boolean canMoveTo(State next) {
             return switch (this) {
-                case NEW -> next == FIRST_EVENT || next == WRITING || next == GONE;
+                case NEW -> next == FIRST_EVENT || next == GONE;
                 case FIRST_EVENT, IDLE, HOLDING, WAITING_FOR_CLIENT -> next == WRITING || next == GONE;
                 case WRITING -> next != WRITING;
                 case COMPLETED, GONE -> false;
@@ -152,16 +151,18 @@ final class AsyncOutput implements WriteListener, AsyncListener {
     }
 
     /**
-     * Sets the callbacks and starts non-blocking mode (once; a later call only replaces the callbacks). An answer
-     * finished before this was written in blocking mode and needs neither.
+     * Sets the callbacks and starts non-blocking mode (once; a later call only replaces the callbacks). When the
+     * response ended already (the client went, the last resort answered), {@code gone} runs at once: the stream it
+     * stands for is cancelled instead of waiting for demand that will not come.
      */
-    synchronized void start(Runnable drained, Runnable gone) {
-        if (state.ended()) {
-            return;
+    void start(Runnable drained, Runnable gone) {
+        synchronized (this) {
+            whenDrained = drained;
+            if (!state.ended()) {
+                begin();
+            }
         }
-        this.whenDrained = drained;
-        this.whenGone = gone;
-        begin();
+        onGone(gone); // a failure meanwhile ran the previous callback and ended the response: then this runs at once
     }
 
     /**
@@ -205,9 +206,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
             return;
         }
         queue.add(bytes);
-        if (state != State.NEW) {
-            drain();
-        }
+        drain();
     }
 
     /** Queues {@code last} and completes the response once it is written: the end costs no flush of its own. */
@@ -232,9 +231,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
         if (!finishing()) {
             queue.add(END);
         }
-        if (state != State.NEW) {
-            drain();
-        }
+        drain();
     }
 
     @Override
@@ -264,8 +261,8 @@ final class AsyncOutput implements WriteListener, AsyncListener {
 
     /** @param holding the end of the current provider's read will flush what is pending */
     private void drain(boolean holding) {
-        if (state == State.WRITING || state.ended()) {
-            return; // from inside the loop, which takes what was queued
+        if (state == State.WRITING || state == State.NEW || state.ended()) {
+            return; // inside the loop, which takes what was queued; or not started: it waits for start() or answer()
         }
         State from = state;
         moveTo(State.WRITING);
@@ -288,9 +285,9 @@ final class AsyncOutput implements WriteListener, AsyncListener {
      * it rests once the stream has nothing more at hand or the client cannot take more.
      */
     private State write(State from, boolean holding) throws IOException {
-        boolean taken = from != State.NEW && from != State.FIRST_EVENT; // an event, ever
+        boolean taken = from != State.FIRST_EVENT; // an event, ever
         while (state == State.WRITING) {
-            State stalled = taken ? State.WAITING_FOR_CLIENT : from;
+            State stalled = taken ? State.WAITING_FOR_CLIENT : State.FIRST_EVENT;
             byte[] next = queue.peek();
             if (next != null && next != END) {
                 queue.poll();
@@ -323,7 +320,7 @@ final class AsyncOutput implements WriteListener, AsyncListener {
                 demanded = true;
                 whenDrained.run();
             } else if (pending.isEmpty()) {
-                return taken ? State.IDLE : from; // a flush of nothing would commit the status line before the answer
+                return taken ? State.IDLE : State.FIRST_EVENT; // a flush of nothing would commit the status line early
             } else {
                 // The stream has nothing more at hand: what was taken leaves now or, inside a provider's read that
                 // may hold more events, when that read ends. The first event too: the rest of its read is parsed in

@@ -237,6 +237,15 @@ class AsyncOutputTest {
     }
 
     @Test
+    void aStreamStartedAfterTheClientWentIsCancelledAtOnce() {
+        output.onError(new IOException("connection reset")); // gone while the provider was being called
+        List<String> cancelled = new ArrayList<>();
+        output.start(() -> { }, () -> cancelled.add("upstream"));
+        assertEquals(List.of("upstream"), cancelled, "not left waiting for demand that will not come");
+        assertNull(out.listener);
+    }
+
+    @Test
     void anAnswerFinishedBeforeTheOutputStartedWaitsForTheWriteListener() {
         output.finish(bytes("{\"error\":1}")); // a stream refused while it was being subscribed to (a budget's 402)
         assertEquals(List.of(), log, "nothing written before the output is in non-blocking mode (Undertow refuses it)");
